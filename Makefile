@@ -1,0 +1,64 @@
+# Makefile for ordered_uuid (PGXS)
+#
+#   make && make install          build and install into the PostgreSQL that
+#                                 pg_config (or PG_CONFIG=...) names
+#   make installcheck             pg_regress against a running server
+#   make installcheck-preload     the collector's tests, against a server with
+#                                 shared_preload_libraries = 'ordered_uuid'
+#   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
+#   make demo                     build, start a throwaway server, compare keys
+#   make dist                     the PGXN release bundle
+
+EXTENSION = ordered_uuid
+# The one place the version lives is ordered_uuid.control; META.json is
+# checked against it (make check-meta) and rewritten by `make meta`.
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
+
+MODULE_big = $(EXTENSION)
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+PG_CPPFLAGS = -I$(srcdir)/src -DOU_VERSION='"$(EXTVERSION)"'
+
+# The install script is assembled from extension/*.sql, one file per concern.
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(wildcard extension/upgrade/$(EXTENSION)--*--*.sql)
+
+PRELOAD_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector*.sql)))
+REGRESS = $(filter-out $(PRELOAD_TESTS),$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
+REGRESS_OPTS = --load-extension=$(EXTENSION)
+
+EXTRA_CLEAN = results regression.diffs regression.out
+
+PG_CONFIG ?= pg_config
+
+ifneq ($(filter test demo,$(MAKECMDGOALS)),)
+# These set up everything themselves (including PostgreSQL): no PGXS needed.
+test:
+	./scripts/test.sh
+demo:
+	./scripts/demo.sh
+.PHONY: test demo
+else
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION).control
+	sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) > $@
+
+installcheck-preload:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_TESTS)
+
+print-preload-tests:
+	@echo $(PRELOAD_TESTS)
+
+meta:
+	sed -i -E 's/("version" *: *")[0-9][^"]*(")/\1$(EXTVERSION)\2/' META.json
+
+check-meta:
+	@test -z "$$(grep -E '"version" *: *"[0-9]' META.json | grep -v '"$(EXTVERSION)"')" || \
+		{ echo "META.json versions differ from $(EXTENSION).control ($(EXTVERSION)): run make meta" >&2; exit 1; }
+
+dist: check-meta
+	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o $(EXTENSION)-$(EXTVERSION).zip HEAD
+
+.PHONY: installcheck-preload print-preload-tests meta check-meta dist
+endif

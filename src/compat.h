@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *	  Every difference between PostgreSQL 14, 15, 16, 17 and 18 that
+ *	  ordered_uuid needs to paper over, as macros and static inline wrappers.
+ *
+ * Nothing else in src/ tests PG_VERSION_NUM: add new shims here.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ORDERED_UUID_COMPAT_H
+#define ORDERED_UUID_COMPAT_H
+
+#if PG_VERSION_NUM < 140000
+#error "ordered_uuid requires PostgreSQL 14 or later"
+#endif
+
+/* PG 18 records the library's name and version in its magic block. */
+#if PG_VERSION_NUM >= 180000
+#define OU_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "ordered_uuid", .version = OU_VERSION)
+#else
+#define OU_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+#endif							/* ORDERED_UUID_COMPAT_H */
