@@ -34,7 +34,8 @@ for pg_config in "${configs[@]}"; do
 		ou_log "[$name] FAIL"
 	fi
 done
-make -s clean PG_CONFIG="${configs[-1]}" >/dev/null 2>&1 || true
+# keep results/ and regression.diffs for a look when something failed
+[ $failed != 0 ] || make -s clean PG_CONFIG="${configs[-1]}" >/dev/null 2>&1 || true
 
 [ $failed = 0 ] || ou_log "failed on: ${failed_names[*]}"
 echo "versions: $passed passed, $failed failed"
