@@ -30,13 +30,17 @@ EXTRA_CLEAN = results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 
-ifneq ($(filter test demo,$(MAKECMDGOALS)),)
+ifneq ($(filter test demo meta check-meta,$(MAKECMDGOALS)),)
 # These set up everything themselves (including PostgreSQL): no PGXS needed.
 test:
 	./scripts/test.sh
 demo:
 	./scripts/demo.sh
-.PHONY: test demo
+meta:
+	python3 scripts/meta.py --write $(EXTVERSION)
+check-meta:
+	python3 scripts/meta.py --check $(EXTVERSION)
+.PHONY: test demo meta check-meta
 else
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -50,15 +54,9 @@ installcheck-preload:
 print-preload-tests:
 	@echo $(PRELOAD_TESTS)
 
-meta:
-	sed -i -E 's/("version" *: *")[0-9][^"]*(")/\1$(EXTVERSION)\2/' META.json
-
-check-meta:
-	@test -z "$$(grep -E '"version" *: *"[0-9]' META.json | grep -v '"$(EXTVERSION)"')" || \
-		{ echo "META.json versions differ from $(EXTENSION).control ($(EXTVERSION)): run make meta" >&2; exit 1; }
-
-dist: check-meta
+dist:
+	python3 scripts/meta.py --check $(EXTVERSION)
 	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o $(EXTENSION)-$(EXTVERSION).zip HEAD
 
-.PHONY: installcheck-preload print-preload-tests meta check-meta dist
+.PHONY: installcheck-preload print-preload-tests dist
 endif
