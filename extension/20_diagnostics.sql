@@ -18,3 +18,15 @@ COMMENT ON FUNCTION index_splits(pg_lsn, pg_lsn) IS
 
 REVOKE ALL ON FUNCTION index_splits(pg_lsn, pg_lsn) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION index_splits(pg_lsn, pg_lsn) TO pg_read_server_files;
+
+CREATE FUNCTION index_shape(index regclass,
+                            OUT leaf_pages bigint, OUT internal_pages bigint,
+                            OUT levels int, OUT avg_leaf_density float8,
+                            OUT leaf_fragmentation float8,
+                            OUT deleted_pages bigint, OUT empty_pages bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_shape'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION index_shape(regclass) IS
+'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring; superuser, pg_stat_scan_tables or the index owner';
