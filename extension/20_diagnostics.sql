@@ -30,3 +30,20 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION index_shape(regclass) IS
 'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring; superuser, pg_stat_scan_tables or the index owner';
+
+CREATE FUNCTION explain_writes(statement text,
+                               OUT relation regclass, OUT relfilenode oid, OUT kind text,
+                               OUT wal_records bigint, OUT wal_bytes bigint, OUT wal_fpi bigint,
+                               OUT leaf_splits bigint, OUT upper_splits bigint,
+                               OUT blocks_added bigint, OUT rows bigint, OUT seconds float8,
+                               OUT shared_blks_hit bigint, OUT shared_blks_read bigint,
+                               OUT shared_blks_dirtied bigint, OUT shared_blks_written bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'explain_writes'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION explain_writes(text) IS
+'runs the statement as the caller and returns the WAL it wrote per relation (records of this transaction) and a total row (rows, seconds, buffers, this backend''s WAL)';
+
+REVOKE ALL ON FUNCTION explain_writes(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
