@@ -47,3 +47,90 @@ COMMENT ON FUNCTION explain_writes(text) IS
 
 REVOKE ALL ON FUNCTION explain_writes(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
+
+-- heap_locality: plain SQL over ctid, run with the caller's privileges (SELECT
+-- on the table is needed).  Both aggregations sort (count(DISTINCT) forces a
+-- sorted GroupAggregate), so memory stays within work_mem on any table size.
+-- "Ideal": a key's rows packed together, tuples_per_page rows to a block,
+-- where tuples_per_page = rows / heap blocks holding rows; a key with n rows
+-- then needs ceil(n / tuples_per_page) blocks.  Rows with a NULL key are
+-- ignored.  Partitions are told apart by tableoid.
+CREATE FUNCTION heap_locality(rel regclass, key_column name,
+                              OUT keys bigint, OUT rows bigint,
+                              OUT rows_per_key float8, OUT blocks_per_key float8,
+                              OUT ideal_blocks_per_key float8, OUT amplification float8,
+                              OUT heap_blocks bigint, OUT tuples_per_page float8)
+RETURNS record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	relkind "char";
+	src text;
+BEGIN
+	IF rel IS NULL OR key_column IS NULL THEN
+		RAISE EXCEPTION 'rel and key_column must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	SELECT c.relkind INTO relkind FROM pg_class c WHERE c.oid = rel;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', rel::oid USING ERRCODE = '42P01';
+	END IF;
+	IF relkind NOT IN ('r', 'm', 'p') THEN
+		RAISE EXCEPTION '"%" is not a table or materialized view', rel
+			USING ERRCODE = '42809';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
+	               WHERE a.attrelid = rel AND a.attname = key_column
+	                 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
+			USING ERRCODE = '42703';
+	END IF;
+
+	-- One row per heap row: its key and its heap block (tableoid, block).
+	src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
+	              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+	              key_column, rel::text);
+
+	EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
+		INTO rows, heap_blocks;
+	IF rows = 0 THEN
+		keys := 0;
+		RETURN;
+	END IF;
+	tuples_per_page := rows::float8 / heap_blocks;
+
+	EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
+	               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+	               '       FROM (%s) s GROUP BY k) g', src)
+		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
+		USING tuples_per_page;
+	amplification := blocks_per_key / ideal_blocks_per_key;
+END
+$fn$;
+
+COMMENT ON FUNCTION heap_locality(regclass, name) IS
+'how scattered each key''s rows are over the heap: average distinct heap blocks per key, the ideal (ceil(rows_per_key / tuples_per_page)) and their ratio';
+
+-- extend_lock_waits: built on pg_locks and pg_stat_activity, so query (and
+-- backend_type) follow pg_stat_activity's visibility rules for the caller.
+-- Only waits in the current database (relation is a regclass).
+CREATE VIEW extend_lock_waits AS
+SELECT l.pid,
+       l.relation::pg_catalog.regclass AS relation,
+       pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) l.waitstart AS waiting,
+       pg_catalog.pg_blocking_pids(l.pid) AS blocked_by,
+       a.backend_type,
+       a.wait_event_type,
+       a.wait_event,
+       a.query
+FROM pg_catalog.pg_locks AS l
+LEFT JOIN pg_catalog.pg_stat_activity AS a ON a.pid OPERATOR(pg_catalog.=) l.pid
+WHERE l.locktype OPERATOR(pg_catalog.=) 'extend'
+  AND NOT l.granted
+  AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database AS d
+                                          WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+
+COMMENT ON VIEW extend_lock_waits IS
+'backends of this database waiting right now on a relation extension lock: since when, blocked by whom, running what (query visible as in pg_stat_activity)';
+
+GRANT SELECT ON extend_lock_waits TO PUBLIC;
