@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "access/rmgr.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/index.h"
@@ -78,6 +79,14 @@ ou_rel_kind(Oid relid)
 		default:
 			return "other";
 	}
+}
+
+/* Resource managers of index access methods (their block 0 is a metapage). */
+static bool
+ou_rmgr_is_index(RmgrId rmid)
+{
+	return rmid == RM_BTREE_ID || rmid == RM_HASH_ID || rmid == RM_GIN_ID ||
+		rmid == RM_GIST_ID || rmid == RM_SPGIST_ID || rmid == RM_BRIN_ID;
 }
 
 /* Find or add the counters of a relfilenode. */
@@ -222,6 +231,9 @@ explain_writes(PG_FUNCTION_ARGS)
 
 				memset(&loc, 0, sizeof(loc));
 				if (!ou_rec_block_tag(r, id, &loc, &fork, &blk))
+					continue;
+				/* An index AM's block 0 is its metapage, rewritten, not added. */
+				if (blk == 0 && ou_rmgr_is_index(XLogRecGetRmid(r)))
 					continue;
 				if (!XLogRecHasBlockImage(r, id) &&
 					!(fork == MAIN_FORKNUM && (OU_REC_BLOCK_FLAGS(r, id) & BKPBLOCK_WILL_INIT)))
