@@ -53,7 +53,8 @@ ou_hold_extension_lock(PG_FUNCTION_ARGS)
 	start = GetCurrentTimestamp();
 	for (;;)
 	{
-		int			n = RelationExtensionLockWaiterCount(rel);
+		/* The count includes us, the holder. */
+		int			n = RelationExtensionLockWaiterCount(rel) - 1;
 		TimestampTz now = GetCurrentTimestamp();
 
 		if (n > most)
