@@ -5,11 +5,9 @@
 -- data: EXECUTE is revoked from PUBLIC and granted to pg_read_server_files,
 -- and the C code checks the same rule (superuser or pg_read_server_files).
 
-CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL,
-                             OUT index regclass, OUT relfilenode oid,
-                             OUT leaf_splits bigint, OUT upper_splits bigint,
-                             OUT root_splits bigint)
-RETURNS SETOF record
+CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL)
+RETURNS TABLE (index regclass, relfilenode oid,
+               leaf_splits bigint, upper_splits bigint, root_splits bigint)
 AS 'MODULE_PATHNAME', 'index_splits'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
@@ -31,14 +29,13 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION index_shape(regclass) IS
 'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring; superuser, pg_stat_scan_tables or the index owner';
 
-CREATE FUNCTION explain_writes(statement text,
-                               OUT relation regclass, OUT relfilenode oid, OUT kind text,
-                               OUT wal_records bigint, OUT wal_bytes bigint, OUT wal_fpi bigint,
-                               OUT leaf_splits bigint, OUT upper_splits bigint,
-                               OUT blocks_added bigint, OUT rows bigint, OUT seconds float8,
-                               OUT shared_blks_hit bigint, OUT shared_blks_read bigint,
-                               OUT shared_blks_dirtied bigint, OUT shared_blks_written bigint)
-RETURNS SETOF record
+CREATE FUNCTION explain_writes(statement text)
+RETURNS TABLE (relation regclass, relfilenode oid, kind text,
+               wal_records bigint, wal_bytes bigint, wal_fpi bigint,
+               leaf_splits bigint, upper_splits bigint, blocks_added bigint,
+               rows bigint, seconds float8,
+               shared_blks_hit bigint, shared_blks_read bigint,
+               shared_blks_dirtied bigint, shared_blks_written bigint)
 AS 'MODULE_PATHNAME', 'explain_writes'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 

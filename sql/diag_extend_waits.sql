@@ -49,6 +49,8 @@ SELECT dblink_send_query('w2', 'INSERT INTO ext_t SELECT g, repeat(''y'', 100) F
 DO $$
 BEGIN
 	FOR i IN 1..6000 LOOP
+		-- pg_stat_activity is cached per transaction: refresh it.
+		PERFORM pg_stat_clear_snapshot();
 		DELETE FROM seen;
 		INSERT INTO seen SELECT * FROM extend_lock_waits;
 		IF (SELECT count(*) FROM seen WHERE relation = 'ext_t'::regclass AND waiting IS NOT NULL) >= 2 THEN

@@ -19,6 +19,7 @@
 #include "access/rmgr.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "catalog/catalog.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "executor/instrument.h"
@@ -56,6 +57,8 @@ ou_rel_kind(Oid relid)
 {
 	char		relkind = get_rel_relkind(relid);
 
+	if (IsCatalogRelationOid(relid))
+		return "catalog";
 	switch (relkind)
 	{
 		case RELKIND_RELATION:
