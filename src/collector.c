@@ -17,6 +17,9 @@
  * Each sample stands for the time since the previous round (at most three
  * intervals, so a stalled worker does not inflate a wait); with an
  * unloaded worker that is the interval, so est_time = samples x interval.
+ * Between rounds (every 100 ms, or at once while behind) it follows the WAL
+ * for split counts (collector_wal.c), in slices that end at the next
+ * sampling deadline.
  *
  *-------------------------------------------------------------------------
  */
@@ -38,6 +41,9 @@
 int			ou_sample_interval = 10;
 int			ou_max_entries = 5000;
 bool		ou_track_splits = true;
+
+/* how often the worker reads new WAL when it is not behind */
+#define OU_WAL_POLL_US	(100 * 1000)
 
 /* one wait episode on an extension lock, remembered from round to round */
 typedef struct OuEpisode
@@ -210,6 +216,17 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 }
 
 /*
+ * ou_collector_exit
+ *		At worker exit: there is no worker until the next one starts.
+ */
+static void
+ou_collector_exit(int code, Datum arg)
+{
+	if (ou_shared != NULL && ou_shared->worker_pid == MyProcPid)
+		ou_shared->worker_pid = 0;
+}
+
+/*
  * ou_collector_main
  *		Entry point of the collector's background worker.
  */
@@ -223,7 +240,9 @@ ou_collector_main(Datum main_arg)
 			   *tmp;
 	int			nprev = 0;
 	TimestampTz next,
-				last_round = 0;
+				last_round = 0,
+				last_wal = 0;
+	bool		wal_behind = false;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -240,6 +259,7 @@ ou_collector_main(Datum main_arg)
 	prev = palloc(sizeof(OuEpisode) * maxprocs);
 	cur = palloc(sizeof(OuEpisode) * maxprocs);
 
+	before_shmem_exit(ou_collector_exit, (Datum) 0);
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
 	ou_shared->worker_pid = MyProcPid;
 	ou_shared->worker_started = GetCurrentTimestamp();
@@ -283,6 +303,19 @@ ou_collector_main(Datum main_arg)
 			if (next <= now)
 				next = now + interval_us;	/* fell behind: skip, don't catch up */
 		}
+
+		/* follow the WAL every 100 ms, or at once when behind */
+		if (ou_track_splits)
+		{
+			now = GetCurrentTimestamp();
+			if (wal_behind || now - last_wal >= OU_WAL_POLL_US)
+			{
+				wal_behind = ou_splits_follow(next);
+				last_wal = now;
+			}
+		}
+		else
+			ou_splits_follow_stop();
 
 		now = GetCurrentTimestamp();
 		sleep_ms = next > now ? (long) ((next - now + 999) / 1000) : 0;

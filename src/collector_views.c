@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #define OU_COMPAT_COLLECTOR
+#define OU_COMPAT_WAL
 #include "compat.h"
 #include "ordered_uuid.h"
 
@@ -29,6 +30,7 @@
 #include "utils/pg_lsn.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "walscan.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);
 PG_FUNCTION_INFO_V1(ordered_uuid_extend_lock_stats);
@@ -299,7 +301,14 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 			continue;
 		memset(nulls, 0, sizeof(nulls));
 		if (e->key.dbid == MyDatabaseId)
-			relid = ou_collector_relid(e->key.spcid, e->key.relfilenode);
+		{
+			OuRelFileLocator loc;
+
+			loc.spcOid = e->key.spcid;
+			loc.dbOid = e->key.dbid;
+			loc.relNumber = e->key.relfilenode;
+			relid = ou_wal_relid(&loc);
+		}
 		if (OidIsValid(relid))
 			values[0] = ObjectIdGetDatum(relid);
 		else

@@ -130,4 +130,17 @@ extern void ou_collector_define_gucs(void);
 extern void ou_collector_register_worker(void);
 extern PGDLLEXPORT void ou_collector_main(Datum main_arg);
 
+/* collector_wal.c: split counts from following the WAL */
+extern bool ou_splits_follow(TimestampTz deadline);
+extern void ou_splits_follow_stop(void);
+
+/* diag_util.c */
+#include "fmgr.h"
+extern void ou_check_wal_read_privilege(const char *fname);
+extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);
+
+/* index_splits.c */
+#include "access/xlogdefs.h"
+extern void ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end);
+
 #endif							/* ORDERED_UUID_H */
