@@ -88,3 +88,6 @@ COMMENT ON FUNCTION ordered_uuid_reset() IS
 'clear the collector''s statistics (wait_profile, extend_lock_stats, index_split_stats and the dropped counters); superuser only unless granted';
 
 REVOKE ALL ON FUNCTION ordered_uuid_reset() FROM PUBLIC;
+
+-- readable by everyone, like pg_stat_activity (the rows are filtered in C)
+GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
