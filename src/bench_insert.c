@@ -24,6 +24,8 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "parser/parser.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
@@ -62,6 +64,59 @@ ou_replace_seq(const char *gen, const char *qseq)
 	}
 	appendStringInfoString(&buf, p);
 	return buf.data;
+}
+
+/*
+ * ou_check_generator
+ *		The generator (after $seq replacement) must be one SQL expression:
+ *		it is pasted into DDL, so anything else (a second statement, a FROM
+ *		clause) is refused here, in the leader, before any worker runs it.
+ *		It would run with the caller's privileges anyway; this keeps the
+ *		scratch DDL what it says.  Syntax errors keep their SQLSTATE.
+ */
+static void
+ou_check_generator(const char *gen, const char *expr)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	List	   *raw = NIL;
+	bool		ok = false;
+
+	PG_TRY();
+	{
+		raw = raw_parser(psprintf("SELECT (%s)", expr), RAW_PARSE_DEFAULT);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(edata->sqlerrcode),
+				 errmsg("invalid generator expression \"%s\": %s", gen, edata->message)));
+	}
+	PG_END_TRY();
+
+	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, SelectStmt))
+	{
+		SelectStmt *sel = (SelectStmt *) linitial_node(RawStmt, raw)->stmt;
+
+		ok = list_length(sel->targetList) == 1 &&
+			linitial_node(ResTarget, sel->targetList)->name == NULL &&
+			sel->fromClause == NIL && sel->whereClause == NULL &&
+			sel->groupClause == NIL && sel->havingClause == NULL &&
+			sel->windowClause == NIL && sel->valuesLists == NIL &&
+			sel->sortClause == NIL && sel->limitOffset == NULL &&
+			sel->limitCount == NULL && sel->lockingClause == NIL &&
+			sel->withClause == NULL && sel->op == SETOP_NONE &&
+			sel->distinctClause == NIL && sel->intoClause == NULL;
+	}
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid generator expression \"%s\"", gen),
+				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
 }
 
 /*
@@ -122,6 +177,8 @@ bench_insert(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("generators must not contain empty strings")));
 		text_cap += 8 * VARSIZE_ANY(DatumGetPointer(gens[g]));
+		ou_check_generator(TextDatumGetCString(gens[g]),
+						   ou_replace_seq(TextDatumGetCString(gens[g]), "s.s"));
 	}
 
 	/* the result set, materialized (the PG 14 pattern; works on 15-18 too) */

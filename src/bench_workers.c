@@ -1000,7 +1000,7 @@ ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 			if (P_ISLEAF(opaque) && !P_IGNORE(opaque))
 			{
 				shape.leaf_pages++;
-				free_space += PageGetExactFreeSpace(page);
+				free_space += PageGetFreeSpace(page);
 				max_avail += BLCKSZ - (BLCKSZ - ((PageHeader) page)->pd_special + SizeOfPageHeaderData);
 			}
 		}
