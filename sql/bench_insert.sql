@@ -40,7 +40,8 @@ SELECT generator, rank() OVER (ORDER BY index_bytes) AS size_rank,
  ORDER BY generator COLLATE "C";
 
 -- Several clients, small transactions, prefill, keep: the rows are all
--- there, and the figures agree with pgstatindex() and pg_relation_size().
+-- there, and the figures agree with pgstatindex() and pg_relation_size()
+-- (pgstatindex() of PG 18 counts free space slightly differently).
 CREATE TEMP TABLE kept AS
 SELECT *, 500 AS prefill
   FROM bench_insert(ARRAY['uuid_time_nextval()', 'uuid_sequence_nextval($seq, 64)'],
@@ -62,7 +63,7 @@ BEGIN
 		RAISE NOTICE '%: % rows + % prefilled = % in the table; index size agrees: %; density agrees: %; leaf splits %',
 			k.generator, k.rows, k.prefill, n,
 			k.index_bytes = pg_relation_size((k.kept_table || '_pkey')::regclass),
-			round(k.avg_leaf_density::numeric, 2) = s.avg_leaf_density::numeric,
+			abs(k.avg_leaf_density - s.avg_leaf_density) < 0.1,
 			CASE WHEN k.prefill = 0 AND splits = s.leaf_pages - 1 THEN '= leaf pages - 1'
 				 WHEN k.prefill > 0 AND splits > 0 AND splits < s.leaf_pages - 1 THEN '< leaf pages - 1 (prefill)'
 				 ELSE 'WRONG: ' || splits || ' of ' || s.leaf_pages END;
@@ -80,8 +81,10 @@ BEGIN
 END $$;
 SELECT * FROM bench_leftovers;
 
--- Unlogged tables write (almost) no WAL.
-SELECT generator, wal_bytes_per_row < 16 AS little_wal, fpi_per_row = 0 AS no_fpi
+-- Unlogged tables write (almost) no WAL: commit records, the scratch
+-- sequence, and on PG 18 (data checksums on by default) a few hint-bit
+-- page images of catalog pages.
+SELECT generator, wal_bytes_per_row < 16 AS little_wal, fpi_per_row < 0.01 AS almost_no_fpi
   FROM bench_insert(ARRAY['uuid_v7_nextval()'], 2000, unlogged => true);
 
 -- Cancel (statement_timeout) stops the workers and drops the scratch
