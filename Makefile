@@ -5,6 +5,8 @@
 #   make installcheck             pg_regress against a running server
 #   make installcheck-preload     the collector's tests, against a server with
 #                                 shared_preload_libraries = 'ordered_uuid'
+#   make installcheck-preload-limits  the collector's bounded-memory tests, with
+#                                 ordered_uuid.max_entries = 4 as well
 #   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle
@@ -22,8 +24,12 @@ PG_CPPFLAGS = -I$(srcdir)/src -DOU_VERSION='"$(EXTVERSION)"'
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(wildcard extension/upgrade/$(EXTENSION)--*--*.sql)
 
-PRELOAD_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector*.sql)))
-REGRESS = $(filter-out $(PRELOAD_TESTS),$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
+# sql/collector*.sql need shared_preload_libraries = 'ordered_uuid';
+# sql/collector_limits*.sql also need ordered_uuid.max_entries = 4.
+ALL_PRELOAD_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector*.sql)))
+PRELOAD_LIMITS_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector_limits*.sql)))
+PRELOAD_TESTS = $(filter-out $(PRELOAD_LIMITS_TESTS),$(ALL_PRELOAD_TESTS))
+REGRESS = $(filter-out $(ALL_PRELOAD_TESTS),$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 EXTRA_CLEAN = results regression.diffs regression.out
@@ -47,8 +53,14 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION
 installcheck-preload:
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_TESTS)
 
+installcheck-preload-limits:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_LIMITS_TESTS)
+
 print-preload-tests:
 	@echo $(PRELOAD_TESTS)
+
+print-preload-limits-tests:
+	@echo $(PRELOAD_LIMITS_TESTS)
 
 meta:
 	sed -i -E 's/("version" *: *")[0-9][^"]*(")/\1$(EXTVERSION)\2/' META.json
@@ -60,5 +72,5 @@ check-meta:
 dist: check-meta
 	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o $(EXTENSION)-$(EXTVERSION).zip HEAD
 
-.PHONY: installcheck-preload print-preload-tests meta check-meta dist
+.PHONY: installcheck-preload installcheck-preload-limits print-preload-tests print-preload-limits-tests meta check-meta dist
 endif

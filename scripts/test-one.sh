@@ -6,7 +6,9 @@
 #   2. pg_regress (make installcheck) on a server without the library preloaded;
 #   3. the pgTAP tests (test/*.sql) with pg_prove;
 #   4. the collector's pg_regress suite (make installcheck-preload) on a server
-#      with shared_preload_libraries = 'ordered_uuid'.
+#      with shared_preload_libraries = 'ordered_uuid';
+#   5. its bounded-memory tests (make installcheck-preload-limits) on a server
+#      also started with ordered_uuid.max_entries = 4.
 # Stops its server on every exit path; exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -44,6 +46,12 @@ if [ -n "$(make -s print-preload-tests PG_CONFIG="$pg_config")" ]; then
 	ou_log "[$label] pg_regress, shared_preload_libraries = 'ordered_uuid'"
 	ou_server_start "$pg_config" "$dir" "$port" "shared_preload_libraries=ordered_uuid"
 	make -s installcheck-preload PG_CONFIG="$pg_config" || show_diffs
+	ou_server_stop "$pg_config" "$dir"
+fi
+if [ -n "$(make -s print-preload-limits-tests PG_CONFIG="$pg_config")" ]; then
+	ou_log "[$label] pg_regress, preloaded with ordered_uuid.max_entries = 4"
+	ou_server_start "$pg_config" "$dir" "$port" "shared_preload_libraries=ordered_uuid" "ordered_uuid.max_entries=4"
+	make -s installcheck-preload-limits PG_CONFIG="$pg_config" || show_diffs
 	ou_server_stop "$pg_config" "$dir"
 fi
 [ $failures = 0 ]

@@ -15,11 +15,212 @@
 #error "ordered_uuid requires PostgreSQL 14 or later"
 #endif
 
+/*----
+ * Collector (waitsample.c, shmem.c, collector.c, collector_views.c).
+ * Defined only where OU_COMPAT_COLLECTOR is defined before including this file.
+ *----
+ */
+#ifdef OU_COMPAT_COLLECTOR
+#include "miscadmin.h"
+#include "storage/proc.h"
+#include "utils/acl.h"
+#include "utils/backend_status.h"
+#include "utils/guc.h"
+
+/*
+ * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
+ * shared memory index), as backend_status.c sizes it.
+ */
+#if PG_VERSION_NUM >= 170000
+#define OU_NUM_BACKEND_STAT_SLOTS	(MaxBackends + NUM_AUXILIARY_PROCS)
+#else
+#define OU_NUM_BACKEND_STAT_SLOTS	(MaxBackends + NUM_AUXPROCTYPES)
+#endif
+
+/*
+ * The slot of the backend status array that the process owning proc uses,
+ * or -1 when it cannot be told from PGPROC (auxiliary processes before 17:
+ * their slot is MaxBackends + their AuxProcType, found by pid instead).
+ */
+static inline int
+ou_proc_status_slot(PGPROC *proc)
+{
+#if PG_VERSION_NUM >= 170000
+	return (int) (proc - ProcGlobal->allProcs);
+#else
+	BackendId	id = proc->backendId;
+
+	return id != InvalidBackendId ? id - 1 : -1;
+#endif
+}
+
+/* Reserve the GUC prefix (EmitWarningsOnPlaceholders before 15). */
+#if PG_VERSION_NUM >= 150000
+#define ou_mark_guc_prefix_reserved(prefix) MarkGUCPrefixReserved(prefix)
+#else
+#define ou_mark_guc_prefix_reserved(prefix) EmitWarningsOnPlaceholders(prefix)
+#endif
+
+/*
+ * 15+ requests shared memory from shmem_request_hook; 14 from _PG_init.
+ * Code tests OU_HAVE_SHMEM_REQUEST_HOOK.
+ */
+#if PG_VERSION_NUM >= 150000
+#define OU_HAVE_SHMEM_REQUEST_HOOK 1
+#endif
+
+/* May roleid connect to database dbid (which must exist)? */
+#if PG_VERSION_NUM >= 160000
+#define ou_database_connect_ok(dbid, roleid) \
+	(object_aclcheck(DatabaseRelationId, (dbid), (roleid), ACL_CONNECT) == ACLCHECK_OK)
+#else
+#define ou_database_connect_ok(dbid, roleid) \
+	(pg_database_aclcheck((dbid), (roleid), ACL_CONNECT) == ACLCHECK_OK)
+#endif
+#endif							/* OU_COMPAT_COLLECTOR */
+
 /* PG 18 records the library's name and version in its magic block. */
 #if PG_VERSION_NUM >= 180000
 #define OU_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "ordered_uuid", .version = OU_VERSION)
 #else
 #define OU_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+/*----
+ * WAL reading (walscan.c, explain_writes.c).  Include access/xlogreader.h,
+ * access/xlogutils.h, access/xlog.h (and, 15+, access/xlogrecovery.h) and the
+ * relfilenode map header before this section is used; compat.h pulls them in
+ * itself when OU_COMPAT_WAL is defined.
+ *----
+ */
+#ifdef OU_COMPAT_WAL
+#include "access/xlog.h"
+#include "access/xlogreader.h"
+#include "access/xlogutils.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"
+#endif
+#if PG_VERSION_NUM >= 160000
+#include "utils/relfilenumbermap.h"
+#else
+#include "utils/relfilenodemap.h"
+#endif
+
+/* Our own copy of a block's relation identity, the same on every version. */
+typedef struct OuRelFileLocator
+{
+	Oid			spcOid;			/* tablespace */
+	Oid			dbOid;			/* database (InvalidOid for shared relations) */
+	Oid			relNumber;		/* relfilenode / relfilenumber */
+} OuRelFileLocator;
+
+/*
+ * The position up to which WAL is known to be on disk (the flush pointer on a
+ * primary, the replay pointer on a standby) and the timeline it belongs to.
+ */
+static inline XLogRecPtr
+ou_wal_available_upto(TimeLineID *tli)
+{
+#if PG_VERSION_NUM >= 150000
+	if (!RecoveryInProgress())
+		return GetFlushRecPtr(tli);
+	return GetXLogReplayRecPtr(tli);
+#else
+	XLogRecPtr	ptr;
+
+	/* RecoveryInProgress() also initialises ThisTimeLineID in a backend. */
+	if (!RecoveryInProgress())
+	{
+		ptr = GetFlushRecPtr();
+		*tli = ThisTimeLineID;
+	}
+	else
+		ptr = GetXLogReplayRecPtr(tli);
+	return ptr;
+#endif
+}
+
+static inline void
+ou_xlog_determine_timeline(XLogReaderState *state, XLogRecPtr page, uint32 len,
+						   TimeLineID curtli)
+{
+#if PG_VERSION_NUM >= 150000
+	XLogReadDetermineTimeline(state, page, len, curtli);
+#else
+	(void) curtli;
+	XLogReadDetermineTimeline(state, page, len);
+#endif
+}
+
+/* Highest block reference id in the current record (-1 if none). */
+#if PG_VERSION_NUM >= 150000
+#define OU_REC_MAX_BLOCK_ID(r)			XLogRecMaxBlockId(r)
+#define OU_REC_BLOCK_FLAGS(r, id)		(XLogRecGetBlock((r), (id))->flags)
+#else
+#define OU_REC_MAX_BLOCK_ID(r)			((r)->max_block_id)
+#define OU_REC_BLOCK_FLAGS(r, id)		((r)->blocks[(id)].flags)
+#endif
+
+/*
+ * Identity of block reference "id" of the current record; false if the
+ * record has no such block reference.
+ */
+static inline bool
+ou_rec_block_tag(XLogReaderState *r, uint8 id, OuRelFileLocator *loc,
+				 ForkNumber *fork, BlockNumber *blk)
+{
+#if PG_VERSION_NUM >= 160000
+	RelFileLocator l;
+
+	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
+		return false;
+	loc->spcOid = l.spcOid;
+	loc->dbOid = l.dbOid;
+	loc->relNumber = l.relNumber;
+#elif PG_VERSION_NUM >= 150000
+	RelFileNode l;
+
+	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
+		return false;
+	loc->spcOid = l.spcNode;
+	loc->dbOid = l.dbNode;
+	loc->relNumber = l.relNode;
+#else
+	RelFileNode l;
+
+	if (!XLogRecGetBlockTag(r, id, &l, fork, blk))
+		return false;
+	loc->spcOid = l.spcNode;
+	loc->dbOid = l.dbNode;
+	loc->relNumber = l.relNode;
+#endif
+	return true;
+}
+
+/* The relation OID of a relfilenode of the current database, or InvalidOid. */
+static inline Oid
+ou_relid_by_relfilenode(Oid spc, Oid relnumber)
+{
+#if PG_VERSION_NUM >= 160000
+	return RelidByRelfilenumber(spc, relnumber);
+#else
+	return RelidByRelfilenode(spc, relnumber);
+#endif
+}
+#endif							/* OU_COMPAT_WAL */
+
+/* Is roleid the owner of relation relid? */
+#if PG_VERSION_NUM >= 160000
+#define ou_rel_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, (relid), (roleid))
+#else
+#define ou_rel_ownercheck(relid, roleid) pg_class_ownercheck((relid), (roleid))
+#endif
+
+/* InitMaterializedSRF (PG15+) and its PG14 equivalent, for SRFs returning a tuplestore. */
+#if PG_VERSION_NUM >= 150000
+#define ou_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
+#else
+#define ou_init_materialized_srf(fcinfo) ou_init_materialized_srf_pg14(fcinfo)
 #endif
 
 /*

@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 
 #include "compat.h"
 #include "ordered_uuid.h"
@@ -18,9 +19,18 @@ void		_PG_init(void);
 
 /*
  * _PG_init
- *		Called when the library is loaded.
+ *		Called when the library is loaded.  Only when it is loaded through
+ *		shared_preload_libraries does it set up the collector (settings,
+ *		shared memory, background worker); otherwise there is nothing to do:
+ *		the generators, diagnostics and benchmarks need no initialisation.
  */
 void
 _PG_init(void)
 {
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+
+	ou_collector_define_gucs();
+	ou_shmem_install_hooks();
+	ou_collector_register_worker();
 }

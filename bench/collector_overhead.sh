@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bench/collector_overhead.sh -- throughput cost of the collector.
+#
+#   bench/collector_overhead.sh [PG_MAJOR=16] [PAIRS=5] [SECONDS=30] [CLIENTS=8]
+#
+# pgbench, CLIENTS clients, single-row INSERTs into one table (bigint identity
+# primary key + a float8), on a throwaway server restarted for every run
+# alternately WITH shared_preload_libraries = 'ordered_uuid' (the collector
+# at its defaults: sample_interval 10 ms, track_splits on) and WITHOUT it.
+# The order inside a pair alternates (on/off, off/on, ...) so that drift of a
+# shared machine hits both sides.  Each run starts from an empty table after
+# a CHECKPOINT.  synchronous_commit = off keeps the run CPU-bound (commit
+# fsyncs would hide the collector's cost behind disk noise: a worst case for
+# the collector).
+#
+# Prints one line per run and, last, the median of the per-pair ratios
+# tps(on) / tps(off); writes the runs to bench/out/collector_overhead.tsv.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+cd "$OU_ROOT"
+
+major=${1:-16} pairs=${2:-5} secs=${3:-30} clients=${4:-8}
+pg_config=$(ou_fetch_pg "$major")
+export LD_LIBRARY_PATH
+LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+export PATH=$("$pg_config" --bindir):$PATH
+make -s clean PG_CONFIG="$pg_config" >/dev/null
+make -s PG_CONFIG="$pg_config" >/dev/null
+ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null
+
+dir=$(mktemp -d /tmp/ou_overhead.XXXXXX)
+chmod 755 "$dir"
+port=$((55300 + RANDOM % 500))
+trap 'ou_server_stop "$pg_config" "$dir"; rm -rf "$dir"' EXIT
+mkdir -p bench/out
+out=bench/out/collector_overhead.tsv
+printf 'pair\tcollector\ttps\n' >"$out"
+printf 'INSERT INTO ov (v) VALUES (random());\n' >"$dir/insert.sql"
+common=("synchronous_commit=off" "max_wal_size=2GB" "shared_buffers=256MB")
+
+run() {	# run PAIR on|off
+	local opts=("${common[@]}")
+	[ "$2" = on ] && opts+=("shared_preload_libraries=ordered_uuid")
+	ou_server_stop "$pg_config" "$dir"
+	ou_server_start "$pg_config" "$dir" "$port" "${opts[@]}"
+	psql -qX -c 'DROP TABLE IF EXISTS ov' \
+		-c 'CREATE TABLE ov (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v float8)' \
+		-c 'CHECKPOINT'
+	local tps
+	tps=$(pgbench -n -c "$clients" -j 2 -T "$secs" -f "$dir/insert.sql" 2>&1 |
+		sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -n 1)
+	printf '%s\t%s\t%s\n' "$1" "$2" "$tps" | tee -a "$out"
+}
+
+for p in $(seq 1 "$pairs"); do
+	if [ $((p % 2)) = 1 ]; then run "$p" on; run "$p" off; else run "$p" off; run "$p" on; fi
+done
+python3 - "$out" <<'PY'
+import sys, statistics
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
+pairs = {}
+for p, mode, tps in rows:
+    pairs.setdefault(p, {})[mode] = float(tps)
+ratios = [v['on'] / v['off'] for v in pairs.values()]
+print('ratios on/off per pair:', ' '.join('%.4f' % r for r in ratios))
+m = statistics.median(ratios)
+print('median tps(on)/tps(off) = %.4f  (throughput change %+.2f%%)' % (m, (m - 1) * 100))
+PY

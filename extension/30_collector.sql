@@ -1,0 +1,93 @@
+--
+-- The collector (DESIGN section 3): needs shared_preload_libraries =
+-- 'ordered_uuid'.  Without it every function here raises SQLSTATE 55000
+-- (object_not_in_prerequisite_state) with a hint naming
+-- shared_preload_libraries.
+--
+-- Visibility: rows of a database the caller may not CONNECT to are shown
+-- only to members of pg_read_all_stats (checked in C, so calling the
+-- functions directly shows no more than the views).  ordered_uuid_reset()
+-- is superuser-only, like pg_stat_statements_reset(): EXECUTE is revoked
+-- from PUBLIC and may be granted by a superuser.
+
+CREATE FUNCTION ordered_uuid_wait_profile(
+    OUT database name, OUT backend_type text, OUT wait_event_type text,
+    OUT wait_event text, OUT samples bigint, OUT est_time interval,
+    OUT datid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_wait_profile() IS
+'the collector''s wait profile: samples per database, backend type and wait event (CPU = running, not waiting); the rows of the view wait_profile';
+
+CREATE VIEW wait_profile AS
+    SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid
+      FROM @extschema@.ordered_uuid_wait_profile();
+
+COMMENT ON VIEW wait_profile IS
+'where every process spent its time since the last reset, sampled every ordered_uuid.sample_interval ms (est_time = samples x interval)';
+
+CREATE FUNCTION ordered_uuid_extend_lock_stats(
+    OUT relation regclass, OUT waits bigint, OUT samples bigint,
+    OUT est_wait_time interval, OUT max_waiters integer,
+    OUT last_wait timestamptz, OUT database name, OUT datid oid, OUT relid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_extend_lock_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_extend_lock_stats() IS
+'the collector''s relation extension lock statistics per relation; the rows of the view extend_lock_stats';
+
+CREATE VIEW extend_lock_stats AS
+    SELECT relation, waits, samples, est_wait_time, max_waiters, last_wait, database, datid, relid
+      FROM @extschema@.ordered_uuid_extend_lock_stats();
+
+COMMENT ON VIEW extend_lock_stats IS
+'relation extension lock waits per relation since the last reset (relation is NULL for other databases and dropped relations: see datid, relid)';
+
+CREATE FUNCTION ordered_uuid_index_split_stats(
+    OUT index regclass, OUT leaf_splits bigint, OUT upper_splits bigint,
+    OUT root_splits bigint, OUT database name, OUT datid oid,
+    OUT tablespace oid, OUT relfilenode oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_index_split_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_index_split_stats() IS
+'the collector''s cumulative B-tree split counts per index, from following the WAL; the rows of the view index_split_stats';
+
+CREATE VIEW index_split_stats AS
+    SELECT index, leaf_splits, upper_splits, root_splits, database, datid, tablespace, relfilenode
+      FROM @extschema@.ordered_uuid_index_split_stats();
+
+COMMENT ON VIEW index_split_stats IS
+'B-tree page splits per index since the last reset (index is NULL for other databases and for relfilenodes that no longer map: see datid, relfilenode)';
+
+CREATE FUNCTION collector_info(
+    OUT worker_pid integer, OUT worker_started timestamptz,
+    OUT stats_reset timestamptz, OUT rounds bigint, OUT max_entries integer,
+    OUT profile_entries bigint, OUT profile_dropped bigint,
+    OUT extend_entries bigint, OUT extend_dropped bigint,
+    OUT split_entries bigint, OUT split_dropped bigint,
+    OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
+    OUT wal_skipped_bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION collector_info() IS
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries and samples dropped per table, WAL followed and skipped';
+
+CREATE FUNCTION ordered_uuid_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'ordered_uuid_reset'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION ordered_uuid_reset() IS
+'clear the collector''s statistics (wait_profile, extend_lock_stats, index_split_stats and the dropped counters); superuser only unless granted';
+
+REVOKE ALL ON FUNCTION ordered_uuid_reset() FROM PUBLIC;
+
+-- readable by everyone, like pg_stat_activity (the rows are filtered in C)
+GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;

@@ -1,0 +1,191 @@
+--
+-- The collector, on a server with shared_preload_libraries = 'ordered_uuid'
+-- (scripts/test-one.sh, make installcheck-preload).  Other sessions come
+-- from dblink.  Nothing printed depends on timing: only booleans, counts and
+-- relation names, each checked against an independent measurement.
+--
+SET timezone = 'UTC';
+CREATE EXTENSION dblink;
+CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
+	SELECT 'host=' || current_setting('unix_socket_directories') ||
+	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||
+	       ' user=' || current_user
+$$;
+
+-- wait until the worker has taken n more rounds (at most ~30 s)
+CREATE FUNCTION pg_temp.wait_rounds(n int) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+	r0 bigint := (SELECT rounds FROM collector_info());
+BEGIN
+	FOR i IN 1..300 LOOP
+		IF (SELECT rounds FROM collector_info()) >= r0 + n THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.1);
+	END LOOP;
+	RETURN false;
+END $$;
+
+-- The worker runs and shows in pg_stat_activity.
+SELECT i.worker_pid = a.pid AS worker_in_pg_stat_activity, a.datid IS NULL AS no_database
+  FROM collector_info() i JOIN pg_stat_activity a ON a.pid = i.worker_pid
+ WHERE a.backend_type = 'ordered_uuid collector';
+SELECT pg_temp.wait_rounds(5) AS sampling;
+SELECT setting, unit, context FROM pg_settings WHERE name = 'ordered_uuid.sample_interval';
+
+-- Reset empties everything.
+SELECT ordered_uuid_reset();
+SELECT rounds < 50 AS rounds_restarted, profile_dropped = 0 AS nothing_dropped
+  FROM collector_info();
+
+--
+-- 1. A known wait: one session holds an advisory lock for 2 s while another
+-- waits for it.  The waiter measures its own wait (statement start to lock
+-- acquired); the profile must agree within +-25%.
+--
+SELECT dblink_connect('holder', pg_temp.connstr());
+SELECT dblink_connect('waiter', pg_temp.connstr());
+SELECT * FROM dblink('holder', 'SELECT pg_advisory_lock(4242)') AS t(x text);
+SELECT dblink_send_query('waiter',
+	'WITH l AS MATERIALIZED (SELECT pg_advisory_lock(4242))
+	 SELECT extract(epoch FROM clock_timestamp() - statement_timestamp())::float8 FROM l');
+SELECT pg_sleep(2);
+SELECT * FROM dblink('holder', 'SELECT pg_advisory_unlock(4242)') AS t(x bool);
+CREATE TEMP TABLE real_wait AS
+	SELECT secs FROM dblink_get_result('waiter') AS t(secs float8);
+SELECT * FROM dblink_get_result('waiter') AS t(secs float8);	-- end of the result
+SELECT pg_temp.wait_rounds(3) AS sampled_after_wait;
+SELECT secs BETWEEN 1.5 AND 10 AS waited_about_2s FROM real_wait;
+SELECT p.backend_type, p.wait_event_type, p.wait_event,
+       extract(epoch FROM p.est_time) / w.secs BETWEEN 0.75 AND 1.25 AS est_time_within_25pct,
+       abs(p.samples * 0.010 - w.secs) / w.secs < 0.25 AS samples_times_interval_within_25pct
+  FROM wait_profile p, real_wait w
+ WHERE p.database = current_database() AND p.wait_event_type = 'Lock' AND p.wait_event = 'advisory';
+-- the rest of the profile is plausible: processes without a database, a CPU row
+SELECT count(*) FILTER (WHERE database IS NULL AND backend_type = 'checkpointer') = 1 AS checkpointer_row,
+       count(*) FILTER (WHERE wait_event_type = 'CPU') >= 1 AS cpu_row,
+       bool_and(samples > 0 AND est_time > '0'::interval) AS all_positive
+  FROM wait_profile;
+
+--
+-- 2. Concurrent bulk inserts into one unindexed table from four sessions:
+-- extension lock waits are attributed to exactly that table.  On 14/15 they
+-- always occur; on 16+ extension is batched and they may not, so there only
+-- the attribution of whatever was seen is checked.  One session holds the
+-- lock, so at most 3 wait (4 if autovacuum extends the FSM/VM meanwhile).
+--
+CREATE TABLE bulk (id int, pad text);
+CREATE TABLE quiet (id int);
+SELECT dblink_connect('b' || i, pg_temp.connstr()) FROM generate_series(1, 4) i;
+SELECT ordered_uuid_reset();
+SELECT now() AS t0 \gset
+SELECT dblink_send_query('b' || i,
+	'INSERT INTO bulk SELECT g, repeat(''x'', 100) FROM generate_series(1, 150000) g')
+  FROM generate_series(1, 4) i;
+SELECT * FROM dblink_get_result('b1') AS t(x text);
+SELECT * FROM dblink_get_result('b2') AS t(x text);
+SELECT * FROM dblink_get_result('b3') AS t(x text);
+SELECT * FROM dblink_get_result('b4') AS t(x text);
+SELECT count(*) FROM bulk;
+SELECT pg_temp.wait_rounds(2) AS sampled_after_load;
+SELECT coalesce(bool_and(relation = 'bulk'::regclass), true) AS only_bulk,
+       count(*) > 0 OR current_setting('server_version_num')::int >= 160000 AS waits_seen_where_expected,
+       coalesce(bool_and(waits BETWEEN 1 AND samples), true) AS episodes_le_samples,
+       coalesce(bool_and(max_waiters BETWEEN 1 AND 4), true) AS max_waiters_below_sessions,
+       coalesce(bool_and(last_wait BETWEEN :'t0' AND now()), true) AS last_wait_in_run,
+       coalesce(bool_and(est_wait_time > '0'::interval), true) AS est_positive,
+       coalesce(bool_and(database = current_database()), true) AS database_named
+  FROM extend_lock_stats WHERE datid = (SELECT oid FROM pg_database WHERE datname = current_database());
+-- the profile saw the same waits (Lock / extend), at least as many samples
+SELECT coalesce((SELECT sum(samples) FROM wait_profile
+                  WHERE wait_event_type = 'Lock' AND wait_event = 'extend'
+                    AND database = current_database()), 0)
+       >= coalesce((SELECT sum(samples) FROM extend_lock_stats WHERE relation = 'bulk'::regclass), 0)
+       AS profile_agrees;
+SELECT dblink_disconnect('b' || i) FROM generate_series(1, 4) i;
+
+--
+-- 3. Split counts follow the WAL and agree with index_splits() over the
+-- same WAL.
+--
+CREATE TABLE split_t (id uuid PRIMARY KEY, n int);
+CREATE INDEX split_t_n ON split_t (n);
+SELECT pg_current_wal_insert_lsn() AS lsn0 \gset
+INSERT INTO split_t SELECT gen_random_uuid(), g FROM generate_series(1, 30000) g;
+SELECT pg_current_wal_flush_lsn() AS lsn1 \gset
+CREATE FUNCTION pg_temp.wait_wal(target pg_lsn) RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..300 LOOP
+		IF (SELECT wal_reached FROM collector_info()) >= target THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.1);
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pg_temp.wait_wal(:'lsn1') AS collector_caught_up;
+SELECT s.index, s.leaf_splits = w.leaf_splits AS leaf_equal,
+       s.upper_splits = w.upper_splits AS upper_equal,
+       s.root_splits = w.root_splits AS root_equal,
+       s.leaf_splits > 50 AS many_leaf_splits
+  FROM index_split_stats s
+  JOIN index_splits(:'lsn0') w ON w.index = s.index
+ WHERE s.index IN ('split_t_pkey'::regclass, 'split_t_n'::regclass)
+ ORDER BY s.index::text;
+SELECT wal_skipped_bytes = 0 AS nothing_skipped, wal_records > 0 AS records_read
+  FROM collector_info();
+
+--
+-- 4. Kill the worker: it comes back (bgw_restart_time = 1 s), keeps its
+-- statistics, and the views keep working.
+--
+SELECT worker_pid AS old_pid FROM collector_info() \gset
+SELECT sum(samples) AS ckpt_before FROM wait_profile WHERE backend_type = 'checkpointer' \gset
+SELECT pg_terminate_backend(:old_pid);
+CREATE FUNCTION pg_temp.wait_new_worker(old int) RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..300 LOOP
+		PERFORM pg_stat_clear_snapshot();
+		IF EXISTS (SELECT FROM collector_info() c JOIN pg_stat_activity a ON a.pid = c.worker_pid
+		            WHERE c.worker_pid <> old) THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.1);
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pg_temp.wait_new_worker(:old_pid) AS worker_restarted;
+SELECT pg_temp.wait_rounds(5) AS sampling_again;
+SELECT sum(samples) > :ckpt_before AS profile_kept_and_growing FROM wait_profile WHERE backend_type = 'checkpointer';
+SELECT count(*) > 0 AS splits_kept FROM index_split_stats WHERE index = 'split_t_pkey'::regclass;
+SELECT count(*) >= 0 AS extend_view_works FROM extend_lock_stats;
+
+--
+-- 5. Privileges: reset is not for PUBLIC; a plain role sees rows of its own
+-- database and of processes without one, not rows of a database it may not
+-- connect to (unless it has pg_read_all_stats).
+--
+SELECT has_function_privilege('public', 'ordered_uuid_reset()', 'EXECUTE') AS public_may_reset;
+CREATE ROLE ou_plain LOGIN;
+CREATE DATABASE ou_hidden;
+REVOKE CONNECT ON DATABASE ou_hidden FROM PUBLIC;
+SELECT dblink_connect('hidden', replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=ou_hidden'));
+SELECT * FROM dblink('hidden', 'SELECT pg_sleep(0.5)') AS t(x text);
+SELECT pg_temp.wait_rounds(2) AS sampled_hidden;
+SELECT count(*) > 0 AS superuser_sees_hidden FROM wait_profile WHERE database = 'ou_hidden';
+SET ROLE ou_plain;
+SELECT count(*) AS plain_sees_hidden FROM wait_profile WHERE database = 'ou_hidden';
+SELECT count(*) > 0 AS plain_sees_own_db FROM wait_profile WHERE database = current_database();
+SELECT count(*) > 0 AS plain_sees_no_db_rows FROM wait_profile WHERE database IS NULL;
+SELECT ordered_uuid_reset();
+RESET ROLE;
+GRANT pg_read_all_stats TO ou_plain;
+SET ROLE ou_plain;
+SELECT count(*) > 0 AS stats_reader_sees_hidden FROM wait_profile WHERE database = 'ou_hidden';
+RESET ROLE;
+SELECT dblink_disconnect('hidden');
+SELECT dblink_disconnect('holder');
+SELECT dblink_disconnect('waiter');
+DROP DATABASE ou_hidden;
+DROP ROLE ou_plain;
+DROP TABLE bulk, quiet, split_t;

@@ -1,0 +1,327 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector.c
+ *	  The collector's settings, its static background worker and the
+ *	  worker's sampling loop.
+ *
+ * Every ordered_uuid.sample_interval ms (ticks on a fixed schedule, so a slow
+ * round does not make the interval drift) the worker samples every process
+ * with ou_sample_all -- plain reads, nothing held -- and then, under the
+ * collector's own LWLock only, adds the round to the shared tables:
+ *   - the wait profile, keyed by (database, backend type, wait event), with
+ *     wait event 0 standing for "running on CPU";
+ *   - per relation, the relation extension lock waits: waiter-samples,
+ *     distinct episodes (pid, waitStart) -- an episode is new when it was
+ *     not seen in the previous round --, the most waiters in one round and
+ *     the time of the last round that saw one.
+ * Each sample stands for the time since the previous round (at most three
+ * intervals, so a stalled worker does not inflate a wait); with an
+ * unloaded worker that is the interval, so est_time = samples x interval.
+ * Between rounds (every 100 ms, or at once while behind) it follows the WAL
+ * for split counts (collector_wal.c), in slices that end at the next
+ * sampling deadline.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#define OU_COMPAT_COLLECTOR
+#include "compat.h"
+#include "ordered_uuid.h"
+
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+int			ou_sample_interval = 10;
+int			ou_max_entries = 5000;
+bool		ou_track_splits = true;
+
+/* how often the worker reads new WAL when it is not behind */
+#define OU_WAL_POLL_US	(100 * 1000)
+
+/* one wait episode on an extension lock, remembered from round to round */
+typedef struct OuEpisode
+{
+	int			pid;
+	TimestampTz wait_start;
+} OuEpisode;
+
+/*
+ * ou_collector_define_gucs
+ *		The collector's settings (only defined when preloaded).
+ */
+void
+ou_collector_define_gucs(void)
+{
+	DefineCustomIntVariable("ordered_uuid.sample_interval",
+							"Interval between two samples of every process's wait state.",
+							NULL,
+							&ou_sample_interval,
+							10, 1, 60000,
+							PGC_SIGHUP,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ordered_uuid.max_entries",
+							"Capacity of each of the collector's shared tables (wait profile, extension lock statistics, split counts).",
+							"Samples whose key does not fit are counted as dropped.",
+							&ou_max_entries,
+							5000, 1, 1000000,
+							PGC_POSTMASTER,
+							0,
+							NULL, NULL, NULL);
+	DefineCustomBoolVariable("ordered_uuid.track_splits",
+							 "Follow the WAL to count B-tree page splits per index.",
+							 NULL,
+							 &ou_track_splits,
+							 true,
+							 PGC_SIGHUP,
+							 0,
+							 NULL, NULL, NULL);
+	ou_mark_guc_prefix_reserved("ordered_uuid");
+}
+
+/*
+ * ou_collector_register_worker
+ *		Register the static worker; it is restarted one second after it dies.
+ */
+void
+ou_collector_register_worker(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 1;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "ordered_uuid");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "ou_collector_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "ordered_uuid collector");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "ordered_uuid collector");
+	worker.bgw_main_arg = (Datum) 0;
+	worker.bgw_notify_pid = 0;
+	RegisterBackgroundWorker(&worker);
+}
+
+/*
+ * ou_episode_seen
+ *		Was (pid, wait_start) among the previous round's episodes?
+ */
+static bool
+ou_episode_seen(const OuEpisode *prev, int nprev, int pid, TimestampTz wait_start)
+{
+	int			i;
+
+	for (i = 0; i < nprev; i++)
+		if (prev[i].pid == pid && prev[i].wait_start == wait_start)
+			return true;
+	return false;
+}
+
+/*
+ * ou_collector_round
+ *		Add one round of samples (s[0..n)) to the shared tables.  Fills
+ *		cur[] with this round's extension-lock episodes and returns how many.
+ */
+static int
+ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
+				   const OuEpisode *prev, int nprev, OuEpisode *cur)
+{
+	int			ncur = 0;
+	int			i,
+				j;
+
+	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	ou_shared->ticks++;
+	for (i = 0; i < n; i++)
+	{
+		OuProfileKey key;
+		OuProfileEntry *pe;
+		bool		found;
+
+		if (s[i].wait_event_info == 0 && !s[i].active)
+			continue;			/* an idle client between two messages */
+
+		memset(&key, 0, sizeof(key));
+		key.dbid = s[i].dbid;
+		key.backend_type = (int32) s[i].backend_type;
+		key.wait_event_info = s[i].wait_event_info;
+		pe = hash_search(ou_profile_htab, &key, HASH_ENTER_NULL, &found);
+		if (pe == NULL)
+			ou_shared->profile_dropped++;
+		else
+		{
+			if (!found)
+			{
+				pe->samples = 0;
+				pe->time_us = 0;
+			}
+			pe->samples++;
+			pe->time_us += weight_us;
+		}
+
+		if (OidIsValid(s[i].extend_relid))
+		{
+			OuExtendKey ekey;
+			OuExtendEntry *ee;
+			int			waiters = 0;
+
+			/* waiters on the same relation in this round */
+			for (j = 0; j < n; j++)
+				if (s[j].extend_relid == s[i].extend_relid &&
+					s[j].extend_dbid == s[i].extend_dbid)
+					waiters++;
+
+			memset(&ekey, 0, sizeof(ekey));
+			ekey.dbid = s[i].extend_dbid;
+			ekey.relid = s[i].extend_relid;
+			ee = hash_search(ou_extend_htab, &ekey, HASH_ENTER_NULL, &found);
+			if (ee == NULL)
+				ou_shared->extend_dropped++;
+			else
+			{
+				if (!found)
+				{
+					ee->samples = 0;
+					ee->waits = 0;
+					ee->time_us = 0;
+					ee->max_waiters = 0;
+					ee->last_wait = 0;
+				}
+				ee->samples++;
+				ee->time_us += weight_us;
+				if (waiters > ee->max_waiters)
+					ee->max_waiters = waiters;
+				ee->last_wait = now;
+				/* waitStart is 0 for a moment at first: count it later */
+				if (s[i].wait_start != 0 &&
+					!ou_episode_seen(prev, nprev, s[i].pid, s[i].wait_start))
+					ee->waits++;
+			}
+			if (s[i].wait_start != 0)
+			{
+				cur[ncur].pid = s[i].pid;
+				cur[ncur].wait_start = s[i].wait_start;
+				ncur++;
+			}
+		}
+	}
+	LWLockRelease(ou_shared->lock);
+	return ncur;
+}
+
+/*
+ * ou_collector_exit
+ *		At worker exit: there is no worker until the next one starts.
+ */
+static void
+ou_collector_exit(int code, Datum arg)
+{
+	if (ou_shared != NULL && ou_shared->worker_pid == MyProcPid)
+		ou_shared->worker_pid = 0;
+}
+
+/*
+ * ou_collector_main
+ *		Entry point of the collector's background worker.
+ */
+void
+ou_collector_main(Datum main_arg)
+{
+	int			maxprocs;
+	OuWaitSample *samples;
+	OuEpisode  *prev,
+			   *cur,
+			   *tmp;
+	int			nprev = 0;
+	TimestampTz next,
+				last_round = 0,
+				last_wal = 0;
+	bool		wal_behind = false;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	/* no database: but a PGPROC in the proc array and a pg_stat_activity row */
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+
+	if (ou_shared == NULL)
+		elog(ERROR, "ordered_uuid shared memory is not initialised");
+
+	maxprocs = ou_sample_max_procs();
+	samples = palloc(sizeof(OuWaitSample) * maxprocs);
+	prev = palloc(sizeof(OuEpisode) * maxprocs);
+	cur = palloc(sizeof(OuEpisode) * maxprocs);
+
+	before_shmem_exit(ou_collector_exit, (Datum) 0);
+	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	ou_shared->worker_pid = MyProcPid;
+	ou_shared->worker_started = GetCurrentTimestamp();
+	LWLockRelease(ou_shared->lock);
+
+	next = GetCurrentTimestamp();
+	for (;;)
+	{
+		TimestampTz now;
+		int64		interval_us;
+		long		sleep_ms;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		interval_us = (int64) ou_sample_interval * 1000;
+
+		now = GetCurrentTimestamp();
+		if (now >= next)
+		{
+			int			n = ou_sample_all(samples, maxprocs);
+			int64		weight;
+
+			/* a sample stands for the time since the previous round */
+			weight = last_round == 0 ? interval_us : now - last_round;
+			if (weight > 3 * interval_us)
+				weight = 3 * interval_us;
+			if (weight < 0)
+				weight = 0;
+			last_round = now;
+
+			nprev = ou_collector_round(samples, n, weight, now, prev, nprev, cur);
+			tmp = prev;
+			prev = cur;
+			cur = tmp;
+
+			next += interval_us;
+			if (next <= now)
+				next = now + interval_us;	/* fell behind: skip, don't catch up */
+		}
+
+		/* follow the WAL every 100 ms, or at once when behind */
+		if (ou_track_splits)
+		{
+			now = GetCurrentTimestamp();
+			if (wal_behind || now - last_wal >= OU_WAL_POLL_US)
+			{
+				wal_behind = ou_splits_follow(next);
+				last_wal = now;
+			}
+		}
+		else
+			ou_splits_follow_stop();
+
+		now = GetCurrentTimestamp();
+		sleep_ms = next > now ? (long) ((next - now + 999) / 1000) : 0;
+		if (sleep_ms > 0)
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 sleep_ms, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}

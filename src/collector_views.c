@@ -1,0 +1,412 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector_views.c
+ *	  The SQL-callable side of the collector: the set-returning functions
+ *	  behind the views wait_profile, extend_lock_stats and index_split_stats,
+ *	  collector_info() and ordered_uuid_reset().
+ *
+ * Readers copy the shared tables under the collector's LWLock in shared mode
+ * and build their result after releasing it.  Visibility (DESIGN.md asks for
+ * "other users' details only for pg_read_all_stats"): these tables hold no
+ * query text and no role, so the detail to protect is which database a row
+ * belongs to -- a row of a database the caller may not CONNECT to is shown
+ * only to members of pg_read_all_stats (rows of processes without a
+ * database are shown to everyone).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#define OU_COMPAT_COLLECTOR
+#define OU_COMPAT_WAL
+#include "compat.h"
+#include "ordered_uuid.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_database.h"
+#include "commands/dbcommands.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/pg_lsn.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "walscan.h"
+
+PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);
+PG_FUNCTION_INFO_V1(ordered_uuid_extend_lock_stats);
+PG_FUNCTION_INFO_V1(ordered_uuid_index_split_stats);
+PG_FUNCTION_INFO_V1(ordered_uuid_collector_info);
+PG_FUNCTION_INFO_V1(ordered_uuid_reset);
+
+/* per-call cache of "may the caller see rows of database dbid?" */
+typedef struct OuDbVisibility
+{
+	bool		read_all;
+	int			n;
+	Oid			dbid[64];
+	bool		ok[64];
+} OuDbVisibility;
+
+/*
+ * ou_db_visibility_init
+ *		Start a visibility cache for the current user.
+ */
+static void
+ou_db_visibility_init(OuDbVisibility *v)
+{
+	v->read_all = has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_STATS);
+	v->n = 0;
+}
+
+/*
+ * ou_db_visible
+ *		May the caller see rows of database dbid (see the file header)?
+ */
+static bool
+ou_db_visible(OuDbVisibility *v, Oid dbid)
+{
+	bool		ok;
+	int			i;
+
+	if (v->read_all || !OidIsValid(dbid) || dbid == MyDatabaseId)
+		return true;
+	for (i = 0; i < v->n; i++)
+		if (v->dbid[i] == dbid)
+			return v->ok[i];
+	ok = SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(dbid)) &&
+		ou_database_connect_ok(dbid, GetUserId());
+	if (v->n < lengthof(v->dbid))
+	{
+		v->dbid[v->n] = dbid;
+		v->ok[v->n] = ok;
+		v->n++;
+	}
+	return ok;
+}
+
+/*
+ * ou_srf_start
+ *		Set up a materialised result (the pattern that works on 14-18).
+ */
+static Tuplestorestate *
+ou_srf_start(FunctionCallInfo fcinfo, TupleDesc *tupdesc)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext oldcxt;
+	Tuplestorestate *ts;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+
+	oldcxt = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (get_call_result_type(fcinfo, NULL, tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	ts = tuplestore_begin_heap(true, false, work_mem);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = ts;
+	rsinfo->setDesc = *tupdesc;
+	MemoryContextSwitchTo(oldcxt);
+	return ts;
+}
+
+/*
+ * ou_copy_table
+ *		Copy every entry of a shared table into a palloc'd array (under the
+ *		LWLock in shared mode, released before returning).
+ */
+static void *
+ou_copy_table(HTAB *htab, Size entrysize, int *count)
+{
+	HASH_SEQ_STATUS seq;
+	void	   *entry;
+	char	   *copy;
+	int			n = 0;
+	long		cap;
+
+	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	cap = hash_get_num_entries(htab);
+	copy = palloc(entrysize * Max(cap, 1));
+	hash_seq_init(&seq, htab);
+	while ((entry = hash_seq_search(&seq)) != NULL)
+	{
+		if (n < cap)
+			memcpy(copy + entrysize * n++, entry, entrysize);
+	}
+	LWLockRelease(ou_shared->lock);
+	*count = n;
+	return copy;
+}
+
+/* microseconds as an interval */
+static Datum
+ou_interval_us(int64 us)
+{
+	Interval   *iv = palloc0(sizeof(Interval));
+
+	iv->time = us;
+	return IntervalPGetDatum(iv);
+}
+
+/* the name of database dbid, or NULL */
+static bool
+ou_db_name(Oid dbid, Datum *out)
+{
+	char	   *name;
+
+	if (!OidIsValid(dbid) || (name = get_database_name(dbid)) == NULL)
+		return false;
+	*out = DirectFunctionCall1(namein, CStringGetDatum(name));
+	return true;
+}
+
+/*
+ * ordered_uuid_wait_profile
+ *		Rows of the view wait_profile: database, backend_type,
+ *		wait_event_type, wait_event, samples, est_time, datid.
+ */
+Datum
+ordered_uuid_wait_profile(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Tuplestorestate *ts;
+	OuProfileEntry *rows;
+	OuDbVisibility vis;
+	int			n,
+				i;
+
+	ou_collector_check_loaded();
+	ts = ou_srf_start(fcinfo, &tupdesc);
+	rows = ou_copy_table(ou_profile_htab, sizeof(OuProfileEntry), &n);
+	ou_db_visibility_init(&vis);
+
+	for (i = 0; i < n; i++)
+	{
+		OuProfileEntry *e = &rows[i];
+		Datum		values[7];
+		bool		nulls[7];
+		uint32		wei = e->key.wait_event_info;
+		const char *t;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!ou_db_visible(&vis, e->key.dbid))
+			continue;
+		memset(nulls, 0, sizeof(nulls));
+		nulls[0] = !ou_db_name(e->key.dbid, &values[0]);
+		values[1] = CStringGetTextDatum(e->key.backend_type == B_INVALID ? "unknown" :
+										GetBackendTypeDesc((BackendType) e->key.backend_type));
+		if (wei == 0)
+		{
+			values[2] = CStringGetTextDatum("CPU");
+			values[3] = CStringGetTextDatum("CPU");
+		}
+		else
+		{
+			t = pgstat_get_wait_event_type(wei);
+			values[2] = CStringGetTextDatum(t ? t : "???");
+			t = pgstat_get_wait_event(wei);
+			values[3] = CStringGetTextDatum(t ? t : "???");
+		}
+		values[4] = Int64GetDatum((int64) e->samples);
+		values[5] = ou_interval_us(e->time_us);
+		values[6] = ObjectIdGetDatum(e->key.dbid);
+		tuplestore_putvalues(ts, tupdesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * ordered_uuid_extend_lock_stats
+ *		Rows of the view extend_lock_stats: relation, waits, samples,
+ *		est_wait_time, max_waiters, last_wait, database, datid, relid.
+ *		relation is NULL unless the relation is in the current database
+ *		and still exists.
+ */
+Datum
+ordered_uuid_extend_lock_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Tuplestorestate *ts;
+	OuExtendEntry *rows;
+	OuDbVisibility vis;
+	int			n,
+				i;
+
+	ou_collector_check_loaded();
+	ts = ou_srf_start(fcinfo, &tupdesc);
+	rows = ou_copy_table(ou_extend_htab, sizeof(OuExtendEntry), &n);
+	ou_db_visibility_init(&vis);
+
+	for (i = 0; i < n; i++)
+	{
+		OuExtendEntry *e = &rows[i];
+		Datum		values[9];
+		bool		nulls[9];
+
+		CHECK_FOR_INTERRUPTS();
+		if (!ou_db_visible(&vis, e->key.dbid))
+			continue;
+		memset(nulls, 0, sizeof(nulls));
+		if (e->key.dbid == MyDatabaseId &&
+			SearchSysCacheExists1(RELOID, ObjectIdGetDatum(e->key.relid)))
+			values[0] = ObjectIdGetDatum(e->key.relid);
+		else
+			nulls[0] = true;
+		values[1] = Int64GetDatum((int64) e->waits);
+		values[2] = Int64GetDatum((int64) e->samples);
+		values[3] = ou_interval_us(e->time_us);
+		values[4] = Int32GetDatum(e->max_waiters);
+		values[5] = TimestampTzGetDatum(e->last_wait);
+		nulls[6] = !ou_db_name(e->key.dbid, &values[6]);
+		values[7] = ObjectIdGetDatum(e->key.dbid);
+		values[8] = ObjectIdGetDatum(e->key.relid);
+		tuplestore_putvalues(ts, tupdesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * ordered_uuid_index_split_stats
+ *		Rows of the view index_split_stats: index, leaf_splits,
+ *		upper_splits, root_splits, database, datid, tablespace, relfilenode.
+ *		index is NULL unless the relfilenode maps to a relation of the
+ *		current database (it no longer does after REINDEX, TRUNCATE, ...).
+ */
+Datum
+ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Tuplestorestate *ts;
+	OuSplitEntry *rows;
+	OuDbVisibility vis;
+	int			n,
+				i;
+
+	ou_collector_check_loaded();
+	ts = ou_srf_start(fcinfo, &tupdesc);
+	rows = ou_copy_table(ou_split_htab, sizeof(OuSplitEntry), &n);
+	ou_db_visibility_init(&vis);
+
+	for (i = 0; i < n; i++)
+	{
+		OuSplitEntry *e = &rows[i];
+		Datum		values[8];
+		bool		nulls[8];
+		Oid			relid = InvalidOid;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!ou_db_visible(&vis, e->key.dbid))
+			continue;
+		memset(nulls, 0, sizeof(nulls));
+		if (e->key.dbid == MyDatabaseId)
+		{
+			OuRelFileLocator loc;
+
+			loc.spcOid = e->key.spcid;
+			loc.dbOid = e->key.dbid;
+			loc.relNumber = e->key.relfilenode;
+			relid = ou_wal_relid(&loc);
+		}
+		if (OidIsValid(relid))
+			values[0] = ObjectIdGetDatum(relid);
+		else
+			nulls[0] = true;
+		values[1] = Int64GetDatum((int64) e->leaf_splits);
+		values[2] = Int64GetDatum((int64) e->upper_splits);
+		values[3] = Int64GetDatum((int64) e->root_splits);
+		nulls[4] = !ou_db_name(e->key.dbid, &values[4]);
+		values[5] = ObjectIdGetDatum(e->key.dbid);
+		values[6] = ObjectIdGetDatum(e->key.spcid);
+		values[7] = ObjectIdGetDatum(e->key.relfilenode);
+		tuplestore_putvalues(ts, tupdesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * ordered_uuid_collector_info
+ *		One row about the collector itself: its worker, the tables' use and
+ *		capacity, what was dropped, and how far it has followed the WAL.
+ */
+Datum
+ordered_uuid_collector_info(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[15];
+	bool		nulls[15];
+	OuShared	copy;
+	long		np,
+				ne,
+				ns;
+
+	ou_collector_check_loaded();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	copy = *ou_shared;
+	np = hash_get_num_entries(ou_profile_htab);
+	ne = hash_get_num_entries(ou_extend_htab);
+	ns = hash_get_num_entries(ou_split_htab);
+	LWLockRelease(ou_shared->lock);
+
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = Int32GetDatum(copy.worker_pid);
+	nulls[0] = copy.worker_pid == 0;
+	values[1] = TimestampTzGetDatum(copy.worker_started);
+	nulls[1] = copy.worker_started == 0;
+	values[2] = TimestampTzGetDatum(copy.stats_reset);
+	values[3] = Int64GetDatum((int64) copy.ticks);
+	values[4] = Int32GetDatum(copy.max_entries);
+	values[5] = Int64GetDatum((int64) np);
+	values[6] = Int64GetDatum((int64) copy.profile_dropped);
+	values[7] = Int64GetDatum((int64) ne);
+	values[8] = Int64GetDatum((int64) copy.extend_dropped);
+	values[9] = Int64GetDatum((int64) ns);
+	values[10] = Int64GetDatum((int64) copy.split_dropped);
+	values[11] = LSNGetDatum(copy.wal_start);
+	nulls[11] = copy.wal_start == InvalidXLogRecPtr;
+	values[12] = LSNGetDatum(copy.wal_reached);
+	nulls[12] = copy.wal_reached == InvalidXLogRecPtr;
+	values[13] = Int64GetDatum((int64) copy.wal_records);
+	values[14] = Int64GetDatum((int64) copy.wal_skipped_bytes);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * ou_clear_table
+ *		Remove every entry of a shared table (LWLock held exclusively).
+ */
+static void
+ou_clear_table(HTAB *htab)
+{
+	HASH_SEQ_STATUS seq;
+	void	   *entry;
+
+	hash_seq_init(&seq, htab);
+	while ((entry = hash_seq_search(&seq)) != NULL)
+		(void) hash_search(htab, entry, HASH_REMOVE, NULL);
+}
+
+/*
+ * ordered_uuid_reset
+ *		Clear the collector's statistics (EXECUTE is revoked from PUBLIC).
+ */
+Datum
+ordered_uuid_reset(PG_FUNCTION_ARGS)
+{
+	ou_collector_check_loaded();
+	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	ou_clear_table(ou_profile_htab);
+	ou_clear_table(ou_extend_htab);
+	ou_clear_table(ou_split_htab);
+	ou_shared->ticks = 0;
+	ou_shared->profile_dropped = 0;
+	ou_shared->extend_dropped = 0;
+	ou_shared->split_dropped = 0;
+	ou_shared->stats_reset = GetCurrentTimestamp();
+	LWLockRelease(ou_shared->lock);
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,179 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector_wal.c
+ *	  The collector's cumulative B-tree split counts, from following the WAL
+ *	  with the walscan.c API (the same classification as index_splits():
+ *	  leaf = SPLIT_L/SPLIT_R at level 0, upper = level > 0, root = NEWROOT
+ *	  with level > 0).
+ *
+ * The worker keeps one scan open.  It starts where the previous incarnation
+ * of the worker stopped (after a worker restart) or at the current flush
+ * position (after a server start), reads what is on disk in slices that end
+ * at the next sampling deadline, and adds each slice's counts to the shared
+ * table keyed by (database, tablespace, relfilenode).  WAL recycled before it
+ * was read is skipped and counted (collector_info().wal_skipped_bytes),
+ * never an error.  The relfilenode is mapped to an index at read time.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#define OU_COMPAT_COLLECTOR
+#define OU_COMPAT_WAL
+#include "compat.h"
+#include "ordered_uuid.h"
+#include "walscan.h"
+
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+static MemoryContext ou_wal_cxt = NULL;
+static OuWalScan *ou_scan = NULL;
+static uint64 ou_scan_skipped_reported = 0;
+static uint64 ou_scan_records_reported = 0;
+
+/* a few records at least per slice, so a busy sampler still makes progress */
+#define OU_WAL_MIN_RECORDS 256
+/* check the clock every this many records */
+#define OU_WAL_CLOCK_EVERY 64
+
+/*
+ * ou_splits_follow_stop
+ *		Close the scan (ordered_uuid.track_splits turned off).
+ */
+void
+ou_splits_follow_stop(void)
+{
+	if (ou_wal_cxt != NULL)
+	{
+		MemoryContextDelete(ou_wal_cxt);
+		ou_wal_cxt = NULL;
+	}
+	ou_scan = NULL;
+}
+
+/*
+ * ou_splits_flush
+ *		Add a slice's local counts to the shared table.
+ */
+static void
+ou_splits_flush(HTAB *local)
+{
+	HASH_SEQ_STATUS seq;
+	OuSplitEntry *l;
+
+	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	hash_seq_init(&seq, local);
+	while ((l = hash_seq_search(&seq)) != NULL)
+	{
+		bool		found;
+		OuSplitEntry *e = hash_search(ou_split_htab, &l->key, HASH_ENTER_NULL, &found);
+
+		if (e == NULL)
+		{
+			ou_shared->split_dropped += l->leaf_splits + l->upper_splits + l->root_splits;
+			continue;
+		}
+		if (!found)
+			e->leaf_splits = e->upper_splits = e->root_splits = 0;
+		e->leaf_splits += l->leaf_splits;
+		e->upper_splits += l->upper_splits;
+		e->root_splits += l->root_splits;
+	}
+	ou_shared->wal_reached = ou_scan->next_lsn;
+	ou_shared->wal_records += ou_scan->records - ou_scan_records_reported;
+	ou_shared->wal_skipped_bytes += ou_scan->bytes_skipped - ou_scan_skipped_reported;
+	LWLockRelease(ou_shared->lock);
+	ou_scan_records_reported = ou_scan->records;
+	ou_scan_skipped_reported = ou_scan->bytes_skipped;
+}
+
+/*
+ * ou_splits_follow
+ *		Read WAL until none is left on disk or deadline passes; returns true
+ *		when more WAL may be waiting (the caller comes back soon).
+ */
+bool
+ou_splits_follow(TimestampTz deadline)
+{
+	MemoryContext oldcxt;
+	HASHCTL		ctl;
+	HTAB	   *local;
+	OuWalScanStatus st;
+	int			nrec = 0;
+	bool		more = false;
+
+	if (ou_scan == NULL)
+	{
+		XLogRecPtr	start;
+
+		ou_wal_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid collector WAL",
+										   ALLOCSET_DEFAULT_SIZES);
+		LWLockAcquire(ou_shared->lock, LW_SHARED);
+		start = ou_shared->wal_reached;
+		LWLockRelease(ou_shared->lock);
+		if (start == InvalidXLogRecPtr || start > ou_wal_flush_lsn())
+			start = ou_wal_flush_lsn();
+
+		oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
+		ou_scan = ou_wal_scan_begin(start, InvalidXLogRecPtr, true);
+		MemoryContextSwitchTo(oldcxt);
+		ou_scan_skipped_reported = 0;
+		ou_scan_records_reported = 0;
+
+		LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+		if (ou_shared->wal_start == InvalidXLogRecPtr)
+			ou_shared->wal_start = start;
+		ou_shared->wal_reached = start;
+		LWLockRelease(ou_shared->lock);
+	}
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(OuSplitKey);
+	ctl.entrysize = sizeof(OuSplitEntry);
+	ctl.hcxt = CurrentMemoryContext;
+	local = hash_create("ordered_uuid collector splits", 32, &ctl,
+						HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+
+	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
+	while ((st = ou_wal_scan_next(ou_scan)) == OU_WAL_RECORD)
+	{
+		OuRelFileLocator loc;
+		OuSplitKind kind;
+
+		memset(&loc, 0, sizeof(loc));
+		kind = ou_wal_btree_split_kind(ou_scan->reader, &loc, NULL);
+		if (kind != OU_SPLIT_NONE)
+		{
+			OuSplitKey key;
+			OuSplitEntry *e;
+			bool		found;
+
+			memset(&key, 0, sizeof(key));
+			key.dbid = loc.dbOid;
+			key.spcid = loc.spcOid;
+			key.relfilenode = loc.relNumber;
+			e = hash_search(local, &key, HASH_ENTER, &found);
+			if (!found)
+				e->leaf_splits = e->upper_splits = e->root_splits = 0;
+			if (kind == OU_SPLIT_LEAF)
+				e->leaf_splits++;
+			else if (kind == OU_SPLIT_UPPER)
+				e->upper_splits++;
+			else
+				e->root_splits++;
+		}
+		if (++nrec >= OU_WAL_MIN_RECORDS && nrec % OU_WAL_CLOCK_EVERY == 0 &&
+			GetCurrentTimestamp() >= deadline)
+		{
+			more = true;
+			break;
+		}
+	}
+	MemoryContextSwitchTo(oldcxt);
+	/* skip_removed: OU_WAL_REMOVED is never returned */
+
+	ou_splits_flush(local);
+	hash_destroy(local);
+	return more;
+}

@@ -1,0 +1,144 @@
+/*-------------------------------------------------------------------------
+ *
+ * shmem.c
+ *	  The collector's shared memory: its size, the request (shmem_request_hook
+ *	  on 15+, _PG_init on 14), its initialisation from shmem_startup_hook,
+ *	  and the LWLock that guards it.
+ *
+ * Three fixed-size shared hash tables (ordered_uuid.max_entries entries
+ * each, allocated at startup, never grown): the wait profile, the extension
+ * lock statistics and the split counts.  A key that does not fit is counted
+ * as dropped in OuShared.  Any backend reads them under the LWLock in shared
+ * mode; only the worker (and ordered_uuid_reset) takes it exclusively.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#define OU_COMPAT_COLLECTOR
+#include "compat.h"
+#include "ordered_uuid.h"
+
+#include "storage/ipc.h"
+#include "storage/shmem.h"
+
+#define OU_TRANCHE "ordered_uuid"
+
+OuShared   *ou_shared = NULL;
+HTAB	   *ou_profile_htab = NULL;
+HTAB	   *ou_extend_htab = NULL;
+HTAB	   *ou_split_htab = NULL;
+
+#ifdef OU_HAVE_SHMEM_REQUEST_HOOK
+static shmem_request_hook_type ou_prev_shmem_request_hook = NULL;
+#endif
+static shmem_startup_hook_type ou_prev_shmem_startup_hook = NULL;
+
+/*
+ * ou_shmem_size
+ *		Bytes needed for OuShared and the three tables.
+ */
+static Size
+ou_shmem_size(void)
+{
+	Size		size = MAXALIGN(sizeof(OuShared));
+
+	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuProfileEntry)));
+	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuExtendEntry)));
+	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuSplitEntry)));
+	return size;
+}
+
+/*
+ * ou_shmem_request
+ *		Ask for our shared memory and our LWLock.
+ */
+static void
+ou_shmem_request(void)
+{
+#ifdef OU_HAVE_SHMEM_REQUEST_HOOK
+	if (ou_prev_shmem_request_hook)
+		ou_prev_shmem_request_hook();
+#endif
+	RequestAddinShmemSpace(ou_shmem_size());
+	RequestNamedLWLockTranche(OU_TRANCHE, 1);
+}
+
+/*
+ * ou_init_table
+ *		Create (or attach to) one fixed-size shared hash table.
+ */
+static HTAB *
+ou_init_table(const char *name, Size keysize, Size entrysize)
+{
+	HASHCTL		info;
+
+	memset(&info, 0, sizeof(info));
+	info.keysize = keysize;
+	info.entrysize = entrysize;
+	return ShmemInitHash(name, ou_max_entries, ou_max_entries, &info,
+						 HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
+}
+
+/*
+ * ou_shmem_startup
+ *		Create or attach to the shared state (postmaster, at every
+ *		(re)initialisation of shared memory).
+ */
+static void
+ou_shmem_startup(void)
+{
+	bool		found;
+
+	if (ou_prev_shmem_startup_hook)
+		ou_prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	ou_shared = ShmemInitStruct("ordered_uuid collector", sizeof(OuShared), &found);
+	if (!found)
+	{
+		memset(ou_shared, 0, sizeof(OuShared));
+		ou_shared->lock = &(GetNamedLWLockTranche(OU_TRANCHE))->lock;
+		ou_shared->max_entries = ou_max_entries;
+		ou_shared->stats_reset = GetCurrentTimestamp();
+	}
+	ou_profile_htab = ou_init_table("ordered_uuid wait profile",
+									sizeof(OuProfileKey), sizeof(OuProfileEntry));
+	ou_extend_htab = ou_init_table("ordered_uuid extension lock stats",
+								   sizeof(OuExtendKey), sizeof(OuExtendEntry));
+	ou_split_htab = ou_init_table("ordered_uuid index split stats",
+								  sizeof(OuSplitKey), sizeof(OuSplitEntry));
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/*
+ * ou_shmem_install_hooks
+ *		From _PG_init, while shared_preload_libraries is processed.
+ */
+void
+ou_shmem_install_hooks(void)
+{
+#ifdef OU_HAVE_SHMEM_REQUEST_HOOK
+	ou_prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = ou_shmem_request;
+#else
+	ou_shmem_request();
+#endif
+	ou_prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = ou_shmem_startup;
+}
+
+/*
+ * ou_collector_check_loaded
+ *		Error out unless the library was preloaded (the shared state exists).
+ */
+void
+ou_collector_check_loaded(void)
+{
+	if (ou_shared == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the ordered_uuid collector is not running"),
+				 errdetail("The collector's shared memory exists only when ordered_uuid is loaded at server start."),
+				 errhint("Add ordered_uuid to shared_preload_libraries and restart the server.")));
+}

@@ -1,0 +1,423 @@
+/*----
+ * walscan.c
+ *	  Reading WAL in a backend or background worker (PostgreSQL 14-18) and
+ *	  classifying B-tree split records.  The API is described in walscan.h.
+ *
+ * Nothing here waits for WAL: our page_read callback bounds every read by
+ * the flush pointer (replay pointer on a standby), and opens the segment
+ * file itself so that a segment removed by a checkpoint is reported to the
+ * caller instead of raising an error.  PG14 has neither a no-wait page
+ * reader nor XLogFindNextRecord in the backend; we carry our own version of
+ * both, so all versions take the same code path.
+ *----
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/nbtxlog.h"
+#include "access/rmgr.h"
+#include "access/xlog_internal.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/memutils.h"
+
+#include "walscan.h"
+
+/* Private state kept next to the public struct. */
+typedef struct OuWalScanPriv
+{
+	OuWalScan	pub;
+	MemoryContextCallback cb;	/* frees the reader when the context goes */
+	char	   *hdrbuf;			/* page buffer for finding the first record */
+} OuWalScanPriv;
+
+static int	ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
+						 XLogRecPtr targetRecPtr, char *cur_page);
+static void ou_wal_scan_reset_cb(void *arg);
+
+/* WAL available now: flush pointer, or replay pointer on a standby. */
+XLogRecPtr
+ou_wal_flush_lsn(void)
+{
+	TimeLineID	tli;
+
+	return ou_wal_available_upto(&tli);
+}
+
+/*
+ * Start a scan (see walscan.h).  Nothing is read until ou_wal_scan_next().
+ */
+OuWalScan *
+ou_wal_scan_begin(XLogRecPtr start, XLogRecPtr end, bool skip_removed)
+{
+	OuWalScanPriv *priv = palloc0(sizeof(OuWalScanPriv));
+	OuWalScan  *scan = &priv->pub;
+
+	scan->start_lsn = start;
+	scan->end_lsn = end;
+	scan->skip_removed = skip_removed;
+	scan->need_find = true;
+	scan->find_lsn = start;
+	scan->next_lsn = start;
+	priv->hdrbuf = palloc(XLOG_BLCKSZ);
+
+	scan->reader = XLogReaderAllocate(wal_segment_size, NULL,
+									  XL_ROUTINE(.page_read = ou_page_read,
+												 .segment_open = wal_segment_open,
+												 .segment_close = wal_segment_close),
+									  scan);
+	if (scan->reader == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("Failed while allocating a WAL reading processor.")));
+
+	/* Close the segment file and free the reader if the context goes away. */
+	priv->cb.func = ou_wal_scan_reset_cb;
+	priv->cb.arg = scan;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &priv->cb);
+	return scan;
+}
+
+/* Free the reader (and close its segment file); the struct stays valid. */
+void
+ou_wal_scan_end(OuWalScan *scan)
+{
+	if (scan->reader != NULL)
+	{
+		XLogReaderFree(scan->reader);
+		scan->reader = NULL;
+	}
+}
+
+static void
+ou_wal_scan_reset_cb(void *arg)
+{
+	ou_wal_scan_end((OuWalScan *) arg);
+}
+
+/* ERROR for OU_WAL_REMOVED, for SQL-callable functions. */
+void
+ou_wal_scan_error_removed(OuWalScan *scan)
+{
+	char		fname[MAXFNAMELEN];
+	XLogSegNo	segno;
+
+	XLByteToSeg(scan->removed_lsn, segno, wal_segment_size);
+	XLogFileName(fname, scan->missing_tli, segno, wal_segment_size);
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_FILE),
+			 errmsg("requested WAL segment %s has already been removed", fname),
+			 errdetail("The WAL from %X/%X on is no longer in pg_wal.",
+					   LSN_FORMAT_ARGS(scan->removed_lsn)),
+			 errhint("Use a later start_lsn (pg_ls_waldir() lists the WAL still on disk), or keep more WAL with wal_keep_size or a replication slot.")));
+}
+
+/*
+ * page_read callback: like read_local_xlog_page, but never waits.  Returns
+ * -1 (and sets page_end) when the requested bytes are not on disk yet (or
+ * lie beyond end_lsn), -1 and page_removed when the segment is gone.
+ */
+static int
+ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
+			 XLogRecPtr targetRecPtr, char *cur_page)
+{
+	OuWalScan  *scan = (OuWalScan *) state->private_data;
+	TimeLineID	curtli;
+	TimeLineID	tli;
+	XLogRecPtr	upto;
+	XLogSegNo	segno;
+	WALReadError errinfo;
+	int			count;
+
+	CHECK_FOR_INTERRUPTS();
+
+	upto = ou_wal_available_upto(&curtli);
+	if (!XLogRecPtrIsInvalid(scan->end_lsn) && scan->end_lsn < upto)
+		upto = scan->end_lsn;
+
+	ou_xlog_determine_timeline(state, targetPagePtr, reqLen, curtli);
+	if (state->currTLI == curtli)
+		tli = curtli;
+	else
+	{
+		/* A page of an older timeline: readable up to its switch point. */
+		tli = state->currTLI;
+		if (state->currTLIValidUntil < upto)
+			upto = state->currTLIValidUntil;
+	}
+
+	if (targetPagePtr + XLOG_BLCKSZ <= upto)
+		count = XLOG_BLCKSZ;
+	else if (targetPagePtr + reqLen > upto)
+	{
+		scan->page_end = true;
+		return -1;
+	}
+	else
+		count = upto - targetPagePtr;
+
+	/*
+	 * Open the segment ourselves (WALRead then finds it open), so that a
+	 * removed segment is something we can report rather than an ERROR.
+	 */
+	XLByteToSeg(targetPagePtr, segno, state->segcxt.ws_segsize);
+	if (state->seg.ws_file < 0 || state->seg.ws_segno != segno ||
+		state->seg.ws_tli != tli)
+	{
+		char		path[MAXPGPATH];
+		int			fd;
+
+		if (state->seg.ws_file >= 0)
+		{
+			close(state->seg.ws_file);
+			state->seg.ws_file = -1;
+		}
+		XLogFilePath(path, tli, segno, state->segcxt.ws_segsize);
+		fd = BasicOpenFile(path, O_RDONLY | PG_BINARY);
+		if (fd < 0)
+		{
+			if (errno == ENOENT)
+			{
+				scan->page_removed = true;
+				scan->missing_segno = segno;
+				scan->missing_tli = tli;
+				return -1;
+			}
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", path)));
+		}
+		state->seg.ws_file = fd;
+		state->seg.ws_segno = segno;
+		state->seg.ws_tli = tli;
+	}
+
+	if (!WALRead(state, cur_page, targetPagePtr, XLOG_BLCKSZ, tli, &errinfo))
+		WALReadRaiseError(&errinfo);
+	return count;
+}
+
+/*
+ * Position the reader on the first record starting at or after find_lsn and
+ * read it (XLogFindNextRecord's logic).  Returns that record, or NULL with
+ * page_end / page_removed set.
+ */
+static XLogRecord *
+ou_find_first_record(OuWalScanPriv *priv)
+{
+	OuWalScan  *scan = &priv->pub;
+	XLogReaderState *state = scan->reader;
+	XLogRecPtr	target = scan->find_lsn;
+	XLogRecPtr	pageptr = target - (target % XLOG_BLCKSZ);
+	XLogRecPtr	recptr;
+	char	   *errormsg;
+
+	for (;;)
+	{
+		XLogPageHeader hdr = (XLogPageHeader) priv->hdrbuf;
+		int			count;
+		uint32		hdrsize;
+
+		count = ou_page_read(state, pageptr, SizeOfXLogShortPHD, target, priv->hdrbuf);
+		if (count < 0)
+			return NULL;
+		hdrsize = XLogPageHeaderSize(hdr);
+		if (count < (int) hdrsize)
+		{
+			scan->page_end = true;
+			return NULL;
+		}
+		if (!XLogReaderValidatePageHeader(state, pageptr, priv->hdrbuf))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid WAL page header at %X/%X: %s",
+							LSN_FORMAT_ARGS(pageptr), state->errormsg_buf)));
+
+		if (hdr->xlp_info & XLP_FIRST_IS_CONTRECORD)
+		{
+			/* The page starts with the tail of a record: skip it. */
+			if (MAXALIGN(hdr->xlp_rem_len) >= (XLOG_BLCKSZ - hdrsize))
+			{
+				pageptr += XLOG_BLCKSZ;
+				continue;
+			}
+			recptr = pageptr + hdrsize + MAXALIGN(hdr->xlp_rem_len);
+		}
+		else
+			recptr = pageptr + hdrsize;
+		break;
+	}
+
+	XLogBeginRead(state, recptr);
+	for (;;)
+	{
+		XLogRecord *rec;
+
+		CHECK_FOR_INTERRUPTS();
+		rec = XLogReadRecord(state, &errormsg);
+		if (rec == NULL)
+		{
+			if (!scan->page_end && !scan->page_removed)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("could not read WAL at %X/%X%s%s",
+								LSN_FORMAT_ARGS(state->EndRecPtr),
+								errormsg ? ": " : "", errormsg ? errormsg : "")));
+			return NULL;
+		}
+		if (state->ReadRecPtr >= target)
+			return rec;
+	}
+}
+
+/*
+ * Read the next record (see walscan.h for the statuses).
+ */
+OuWalScanStatus
+ou_wal_scan_next(OuWalScan *scan)
+{
+	OuWalScanPriv *priv = (OuWalScanPriv *) scan;
+	XLogReaderState *state = scan->reader;
+
+	if (state == NULL)
+		elog(ERROR, "WAL scan already ended");
+
+	for (;;)
+	{
+		XLogRecord *rec;
+		char	   *errormsg = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		scan->page_end = false;
+		scan->page_removed = false;
+
+		if (scan->need_find)
+			rec = ou_find_first_record(priv);
+		else
+		{
+			if (scan->need_begin)
+			{
+				XLogBeginRead(state, scan->next_lsn);
+				scan->need_begin = false;
+			}
+			rec = XLogReadRecord(state, &errormsg);
+		}
+
+		if (rec == NULL)
+		{
+			if (scan->page_removed)
+			{
+				XLogSegNo	oldest = XLogGetLastRemovedSegno() + 1;
+				XLogRecPtr	from = scan->need_find ? scan->find_lsn : scan->next_lsn;
+				XLogRecPtr	to;
+
+				XLogSegNoOffsetToRecPtr(scan->missing_segno, 0, wal_segment_size,
+										scan->removed_lsn);
+				if (!scan->skip_removed)
+				{
+					/* Retry from the same place if called again. */
+					if (!scan->need_find)
+						scan->need_begin = true;
+					return OU_WAL_REMOVED;
+				}
+				/* Jump to the oldest segment still there, and find a record. */
+				if (oldest <= scan->missing_segno)
+					oldest = scan->missing_segno + 1;
+				XLogSegNoOffsetToRecPtr(oldest, 0, wal_segment_size, to);
+				scan->segments_skipped += oldest - scan->missing_segno;
+				if (to > from)
+					scan->bytes_skipped += to - from;
+				scan->need_find = true;
+				scan->need_begin = false;
+				scan->find_lsn = to;
+				scan->next_lsn = to;
+				continue;
+			}
+			if (scan->page_end)
+			{
+				if (!scan->need_find)
+					scan->need_begin = true;
+				return OU_WAL_END;
+			}
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not read WAL at %X/%X%s%s",
+							LSN_FORMAT_ARGS(state->EndRecPtr),
+							errormsg ? ": " : "", errormsg ? errormsg : "")));
+		}
+
+		scan->need_find = false;
+
+		/* Only records that end at or before end_lsn (pg_walinspect's rule). */
+		if (!XLogRecPtrIsInvalid(scan->end_lsn) && state->EndRecPtr > scan->end_lsn)
+		{
+			scan->need_begin = true;
+			if (scan->next_lsn < scan->start_lsn)
+				scan->next_lsn = state->ReadRecPtr;
+			return OU_WAL_END;
+		}
+
+		scan->record_lsn = state->ReadRecPtr;
+		scan->next_lsn = state->EndRecPtr;
+		scan->records++;
+		scan->record_bytes += XLogRecGetTotalLen(state);
+		return OU_WAL_RECORD;
+	}
+}
+
+/*
+ * Classify the current record as a B-tree split (see walscan.h).
+ */
+OuSplitKind
+ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level)
+{
+	uint8		info;
+	uint32		lvl;
+	OuSplitKind kind;
+	ForkNumber	fork;
+	BlockNumber blk;
+
+	if (XLogRecGetRmid(r) != RM_BTREE_ID)
+		return OU_SPLIT_NONE;
+	info = XLogRecGetInfo(r) & ~XLR_INFO_MASK;
+	if (info == XLOG_BTREE_SPLIT_L || info == XLOG_BTREE_SPLIT_R)
+	{
+		xl_btree_split xlrec;
+
+		memcpy(&xlrec, XLogRecGetData(r), sizeof(xlrec));
+		lvl = xlrec.level;
+		kind = (lvl == 0) ? OU_SPLIT_LEAF : OU_SPLIT_UPPER;
+	}
+	else if (info == XLOG_BTREE_NEWROOT)
+	{
+		xl_btree_newroot xlrec;
+
+		memcpy(&xlrec, XLogRecGetData(r), sizeof(xlrec));
+		lvl = xlrec.level;
+		if (lvl == 0)
+			return OU_SPLIT_NONE;	/* first root of an empty index */
+		kind = OU_SPLIT_ROOT;
+	}
+	else
+		return OU_SPLIT_NONE;
+
+	if (!ou_rec_block_tag(r, 0, loc, &fork, &blk))
+		return OU_SPLIT_NONE;	/* cannot happen for these records */
+	if (level != NULL)
+		*level = lvl;
+	return kind;
+}
+
+/*
+ * Relation OID for a relfilenode of this database (or a shared one).
+ */
+Oid
+ou_wal_relid(const OuRelFileLocator *loc)
+{
+	if (loc->dbOid != MyDatabaseId && OidIsValid(loc->dbOid))
+		return InvalidOid;
+	return ou_relid_by_relfilenode(loc->spcOid, loc->relNumber);
+}

@@ -1,0 +1,76 @@
+-- test/collector.sql -- pgTAP: the catalog contract of the collector (views,
+-- their columns and types, functions, privileges, comments).  pg_prove runs
+-- this on a server WITHOUT the library preloaded, so only catalog facts are
+-- tested here; the behaviour is tested by sql/collector*.sql (preloaded) and
+-- sql/preload_missing.sql.
+BEGIN;
+SELECT plan(47);
+
+SELECT has_view('wait_profile');
+SELECT has_view('extend_lock_stats');
+SELECT has_view('index_split_stats');
+
+SELECT columns_are('wait_profile',
+	ARRAY['database', 'backend_type', 'wait_event_type', 'wait_event', 'samples', 'est_time', 'datid']);
+SELECT col_type_is('wait_profile', 'database', 'name');
+SELECT col_type_is('wait_profile', 'backend_type', 'text');
+SELECT col_type_is('wait_profile', 'wait_event_type', 'text');
+SELECT col_type_is('wait_profile', 'wait_event', 'text');
+SELECT col_type_is('wait_profile', 'samples', 'bigint');
+SELECT col_type_is('wait_profile', 'est_time', 'interval');
+
+SELECT columns_are('extend_lock_stats',
+	ARRAY['relation', 'waits', 'samples', 'est_wait_time', 'max_waiters', 'last_wait',
+	      'database', 'datid', 'relid']);
+SELECT col_type_is('extend_lock_stats', 'relation', 'regclass');
+SELECT col_type_is('extend_lock_stats', 'waits', 'bigint');
+SELECT col_type_is('extend_lock_stats', 'samples', 'bigint');
+SELECT col_type_is('extend_lock_stats', 'est_wait_time', 'interval');
+SELECT col_type_is('extend_lock_stats', 'max_waiters', 'integer');
+SELECT col_type_is('extend_lock_stats', 'last_wait', 'timestamp with time zone');
+
+SELECT columns_are('index_split_stats',
+	ARRAY['index', 'leaf_splits', 'upper_splits', 'root_splits', 'database', 'datid',
+	      'tablespace', 'relfilenode']);
+SELECT col_type_is('index_split_stats', 'index', 'regclass');
+SELECT col_type_is('index_split_stats', 'leaf_splits', 'bigint');
+SELECT col_type_is('index_split_stats', 'upper_splits', 'bigint');
+SELECT col_type_is('index_split_stats', 'root_splits', 'bigint');
+SELECT col_type_is('index_split_stats', 'relfilenode', 'oid');
+
+SELECT has_function('collector_info', ARRAY[]::name[]);
+SELECT has_function('ordered_uuid_reset', ARRAY[]::name[]);
+SELECT function_returns('ordered_uuid_reset', ARRAY[]::name[], 'void');
+SELECT volatility_is('ordered_uuid_reset', ARRAY[]::name[], 'volatile');
+SELECT volatility_is('ordered_uuid_wait_profile', ARRAY[]::name[], 'volatile');
+SELECT volatility_is('collector_info', ARRAY[]::name[], 'volatile');
+SELECT isnt_definer('ordered_uuid_reset', ARRAY[]::name[]);
+SELECT isnt_definer('ordered_uuid_wait_profile', ARRAY[]::name[]);
+SELECT isnt_definer('ordered_uuid_extend_lock_stats', ARRAY[]::name[]);
+SELECT isnt_definer('ordered_uuid_index_split_stats', ARRAY[]::name[]);
+SELECT isnt_definer('collector_info', ARRAY[]::name[]);
+
+-- Privileges: reset is superuser-only; the views are readable by everyone
+-- (rows are filtered in C).
+SELECT ok(NOT has_function_privilege('public', 'ordered_uuid_reset()', 'EXECUTE'),
+          'ordered_uuid_reset() is not executable by PUBLIC');
+SELECT ok(NOT has_function_privilege('pg_monitor', 'ordered_uuid_reset()', 'EXECUTE'),
+          'ordered_uuid_reset() is not executable by pg_monitor (superuser-only)');
+SELECT ok(has_table_privilege('public', 'wait_profile', 'SELECT'), 'wait_profile readable by PUBLIC');
+SELECT ok(has_table_privilege('public', 'extend_lock_stats', 'SELECT'), 'extend_lock_stats readable by PUBLIC');
+SELECT ok(has_table_privilege('public', 'index_split_stats', 'SELECT'), 'index_split_stats readable by PUBLIC');
+SELECT ok(has_function_privilege('public', 'collector_info()', 'EXECUTE'), 'collector_info() executable by PUBLIC');
+
+-- Every function and view is commented.
+SELECT ok(obj_description('ordered_uuid_reset()'::regprocedure, 'pg_proc') IS NOT NULL, 'reset commented');
+SELECT ok(obj_description('collector_info()'::regprocedure, 'pg_proc') IS NOT NULL, 'collector_info commented');
+SELECT ok(obj_description('ordered_uuid_wait_profile()'::regprocedure, 'pg_proc') IS NOT NULL, 'wait profile SRF commented');
+SELECT ok(obj_description('ordered_uuid_extend_lock_stats()'::regprocedure, 'pg_proc') IS NOT NULL, 'extend SRF commented');
+SELECT ok(obj_description('ordered_uuid_index_split_stats()'::regprocedure, 'pg_proc') IS NOT NULL, 'split SRF commented');
+SELECT ok(obj_description('wait_profile'::regclass, 'pg_class') IS NOT NULL, 'wait_profile commented');
+
+-- Without preload the views raise 55000.
+SELECT throws_ok('SELECT * FROM wait_profile', '55000');
+
+SELECT * FROM finish();
+ROLLBACK;
