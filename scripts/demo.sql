@@ -24,44 +24,50 @@ SELECT uuid_v7_time(uuid_v7_nextval()) AS "uuid_v7_time(uuid_v7_nextval())",
        uuid_block_id(uuid_sequence_nextval('demo_seq', 4, 65536)) AS "uuid_block_id(next sequence value)";
 
 \echo
-\echo '== 2. Random vs ordered primary keys, side by side ==============================='
-\echo 'Each key type fills a fresh table with' :rows 'rows (one INSERT ... SELECT, after a'
-\echo 'CHECKPOINT so that full-page images are comparable).'
+\echo '== 2. Random vs ordered primary keys, side by side (bench_insert) ================'
+\echo 'One call of bench_insert() (scenario S1): for each generator a fresh table with it as'
+\echo 'the primary-key default, prefilled, then measured inserts committed in batches by'
+\echo 'background workers, after a CHECKPOINT so that full-page images are comparable.'
 \echo
-CREATE FUNCTION pg_temp.demo_insert(key_default text, rows bigint)
-RETURNS TABLE (rows_per_sec bigint, wal_mb numeric, wal_bytes_per_row numeric, index_mb numeric)
-LANGUAGE plpgsql AS $$
-DECLARE
-	t0 timestamptz;
-	secs float8;
-	lsn0 pg_lsn;
-BEGIN
-	DROP TABLE IF EXISTS demo_keys;
-	IF key_default = 'bigint' THEN
-		CREATE TABLE demo_keys (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload int);
-	ELSE
-		EXECUTE format('CREATE TABLE demo_keys (id uuid PRIMARY KEY DEFAULT %s, payload int)', key_default);
-	END IF;
-	CHECKPOINT;
-	lsn0 := pg_current_wal_insert_lsn();
-	t0 := clock_timestamp();
-	INSERT INTO demo_keys (payload) SELECT g FROM generate_series(1, rows) AS g;
-	secs := extract(epoch FROM clock_timestamp() - t0);
-	RETURN QUERY SELECT (rows / secs)::bigint,
-		round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), lsn0) / 1048576.0, 1),
-		round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), lsn0) / rows, 1),
-		round(pg_relation_size('demo_keys_pkey') / 1048576.0, 1);
-END $$;
-
-SELECT k AS key, r.*
-FROM unnest(ARRAY['gen_random_uuid()', 'uuid_time_nextval()', 'uuid_sequence_nextval(''demo_seq'')',
-                  'uuid_v7_nextval()', 'bigint']) WITH ORDINALITY AS k(k, i),
-     LATERAL pg_temp.demo_insert(k, :rows) AS r
-ORDER BY i;
-DROP TABLE demo_keys;
-
-\echo 'Random keys insert into every leaf of the index: pages split everywhere (a bigger,'
-\echo 'half-empty index) and, after each checkpoint, the first change to every page writes a'
-\echo 'full-page image to the WAL.  Ordered keys append at one edge of the index, so they'
-\echo 'write less WAL and build a smaller index, close to a bigint key.  The gap widens as'
-\echo 'the table outgrows memory (see README, "Measured results").'
+SELECT format('PostgreSQL %s, shared_buffers %s, %s measured rows per generator, %s clients, tables prefilled with %s rows',
+			  current_setting('server_version'), current_setting('shared_buffers'), :rows, :clients, :prefill) AS "setup";
+CREATE TEMP TABLE r AS
+SELECT * FROM bench_insert(rows => :rows, prefill => :prefill, clients => :clients);
+SELECT generator, round(rows_per_sec) AS "rows/s", round(wal_bytes_per_row::numeric) AS "WAL B/row",
+	   round(fpi_per_row::numeric, 3) AS "FPI/row", round(leaf_splits_per_1k::numeric, 1) AS "leaf splits/1k",
+	   pg_size_pretty(index_bytes) AS "index", round(avg_leaf_density::numeric, 1) AS "leaf density %",
+	   round(blks_written_per_row::numeric, 3) AS "blks written/row"
+  FROM r;
+\pset tuples_only on
+\pset format unaligned
+-- the reading, computed from the figures above
+WITH b AS (SELECT * FROM r WHERE generator = 'bigint'),
+	 x AS (SELECT * FROM r WHERE generator = 'gen_random_uuid()'),
+	 v AS (SELECT * FROM r WHERE generator = 'uuid_v7_nextval()'),
+	 s AS (SELECT * FROM r WHERE generator = 'uuid_sequence_nextval($seq)'),
+	 t AS (SELECT * FROM r WHERE generator = 'uuid_time_nextval()')
+SELECT E'\nReading: ' || format(
+	'gen_random_uuid() puts each new key on a random leaf page: %s rows/s, %s WAL bytes/row, leaves '
+	'%s%% full after their splits. After the CHECKPOINT that precedes each measured run, the first '
+	'change to a page is logged as a full-page image: random keys caused %s of them, '
+	'uuid_v7_nextval() %s (on a large table with regular checkpoints these 8 kB images '
+	'become most of the WAL). uuid_v7_nextval() appends at the right edge like the bigint sequence: '
+	'%s WAL bytes/row (%sx bigint), %sx the random-UUID insert rate, leaves %s%% full. '
+	'The block-prefixed generators write %s (uuid_sequence_nextval) and %s (uuid_time_nextval) WAL '
+	'bytes/row, %sx and %sx random; their new rows go to the current block only, but are random inside '
+	'it, so their leaves are about %s%% full (a smaller block_size or interval_length helps, see '
+	'doc/bench.md).%s The bigint key has the smallest index (%s against %s for random UUIDs).',
+	round(x.rows_per_sec), round(x.wal_bytes_per_row), round(x.avg_leaf_density),
+	round(x.fpi_per_row * x.rows), round(v.fpi_per_row * v.rows),
+	round(v.wal_bytes_per_row), round((v.wal_bytes_per_row / b.wal_bytes_per_row)::numeric, 2),
+	round((v.rows_per_sec / x.rows_per_sec)::numeric, 1), round(v.avg_leaf_density),
+	round(s.wal_bytes_per_row), round(t.wal_bytes_per_row),
+	round((s.wal_bytes_per_row / x.wal_bytes_per_row)::numeric, 2),
+	round((t.wal_bytes_per_row / x.wal_bytes_per_row)::numeric, 2),
+	round((s.avg_leaf_density + t.avg_leaf_density)::numeric / 2),
+	CASE WHEN t.wal_bytes_per_row > 0.8 * x.wal_bytes_per_row THEN
+		' This run was shorter than uuid_time_nextval()''s 60-second interval, so its prefill and its '
+		'inserts shared one block, inside which keys are as random as gen_random_uuid()''s: it pays off '
+		'only over many intervals.' ELSE '' END,
+	pg_size_pretty(b.index_bytes), pg_size_pretty(x.index_bytes))
+  FROM b, x, v, s, t;
