@@ -2,6 +2,7 @@
 """bench/plot.py -- chart an S1 CSV of bench/run.sh.
 
     bench/plot.py bench/results/s1-pg18.csv [OUT_BASENAME]
+    bench/plot.py --markdown bench/results/s1-pg18.csv   (a table instead)
 
 Draws two panels against table size, one line per generator: rows/s (pgbench
 tps, one row per transaction) and WAL bytes per inserted row.  Writes
@@ -63,7 +64,33 @@ def read(path):
     return meta, rows
 
 
+def markdown(rows):
+    """Print rows/s and WAL bytes/row per table size and generator as a markdown table."""
+    gens, sizes, cell = [], [], {}
+    for r in rows:
+        g, step = r["generator"], int(r["step"])
+        if g not in gens:
+            gens.append(g)
+        if step not in sizes:
+            sizes.append(step)
+        cell[(step, g)] = r
+    names = [STYLE.get(g, (None, None, g))[2] for g in gens]
+    print("| rows in table | " + " | ".join(names) + " |")
+    print("|---:|" + "---:|" * len(gens))
+    for step in sizes:
+        first = next(cell[(step, g)] for g in gens if (step, g) in cell)
+        out = []
+        for g in gens:
+            r = cell.get((step, g))
+            out.append("%.0f rows/s, %.0f B/row" % (float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
+                       if r else "")
+        print("| %.2fM | %s |" % (int(first["table_rows"]) / 1e6, " | ".join(out)))
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--markdown":
+        markdown(read(sys.argv[2])[1])
+        return
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     path = sys.argv[1]

@@ -22,7 +22,7 @@
 # on every exit path.  Results: bench/results/NAME.csv (+ .png/.svg chart for S1).
 set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../scripts/lib.sh
+# shellcheck source=scripts/lib.sh
 . "$BENCH/../scripts/lib.sh"
 
 MODE=${1:-s1}
@@ -141,7 +141,10 @@ run_pgbench() {
 	local tx tps
 	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$log")
 	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$log")
-	[ -n "$tx" ] && [ -n "$tps" ] || { cat "$log" >&2; ou_die "could not parse pgbench output"; }
+	if [ -z "$tx" ] || [ -z "$tps" ]; then
+		cat "$log" >&2
+		ou_die "could not parse pgbench output"
+	fi
 	echo "$tx $tps"
 }
 
