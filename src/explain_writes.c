@@ -192,7 +192,7 @@ explain_writes(PG_FUNCTION_ARGS)
 		OuWalScanStatus st;
 
 		/* Our records are not committed yet: make sure they are on disk. */
-		end = GetXLogInsertRecPtr();
+		end = ou_wal_insert_end_lsn();
 		if (end > start)
 			XLogFlush(end);
 
