@@ -144,6 +144,7 @@ explain_writes(PG_FUNCTION_ARGS)
 	Datum		values[OU_EW_COLS];
 	bool		nulls[OU_EW_COLS];
 	int			i;
+	int			ret;
 
 	ou_check_wal_read_privilege("explain_writes");
 	if (PG_ARGISNULL(0))
@@ -167,7 +168,13 @@ explain_writes(PG_FUNCTION_ARGS)
 	memset(&opts, 0, sizeof(opts));
 	opts.read_only = false;
 	opts.dest = None_Receiver;	/* like EXPLAIN ANALYZE: rows are discarded */
-	(void) SPI_execute_extended(sql, &opts);
+	ret = SPI_execute_extended(sql, &opts);
+	if (ret < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("explain_writes cannot run this statement: %s",
+						SPI_result_code_string(ret)),
+				 errhint("Transaction control and COPY FROM STDIN or TO STDOUT cannot be run inside a function.")));
 	nrows = SPI_processed;
 	SPI_finish();
 
@@ -192,7 +199,7 @@ explain_writes(PG_FUNCTION_ARGS)
 		OuWalScanStatus st;
 
 		/* Our records are not committed yet: make sure they are on disk. */
-		end = GetXLogInsertRecPtr();
+		end = ou_wal_insert_end_lsn();
 		if (end > start)
 			XLogFlush(end);
 

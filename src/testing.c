@@ -4,7 +4,11 @@
  *	  number of backends wait for it, so that the extend_lock_waits test is
  *	  deterministic on every version (on PG16+ extension waits are rare).
  *
- * Not part of the extension's SQL: a test creates it with
+ * And a probe of the WAL scanner's worker-facing behaviour (skipping
+ * removed WAL, END being repeatable), which no SQL function of the extension
+ * exercises.
+ *
+ * Not part of the extension's SQL: a test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C
  * which only a superuser may do; the function checks superuser itself too.
  *----
@@ -12,14 +16,18 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lockdefs.h"
+#include "utils/builtins.h"
+#include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
 
 #include "ordered_uuid.h"
+#include "walscan.h"
 
 PG_FUNCTION_INFO_V1(ou_hold_extension_lock);
 
@@ -73,4 +81,57 @@ ou_hold_extension_lock(PG_FUNCTION_ARGS)
 	UnlockRelationForExtension(rel, ExclusiveLock);
 	relation_close(rel, AccessShareLock);
 	PG_RETURN_INT32(most);
+}
+
+PG_FUNCTION_INFO_V1(ou_test_wal_scan);
+
+/*
+ * ou_test_wal_scan(start pg_lsn, skip_removed bool, OUT status text,
+ *	OUT records bigint, OUT segments_skipped bigint, OUT bytes_skipped bigint,
+ *	OUT end_repeats boolean)
+ *
+ * Scans from start up to the flush pointer (end = InvalidXLogRecPtr, the
+ * collector's mode).  end_repeats: after OU_WAL_END another call returns
+ * OU_WAL_END again without losing its place.
+ */
+Datum
+ou_test_wal_scan(PG_FUNCTION_ARGS)
+{
+	XLogRecPtr	start = PG_GETARG_LSN(0);
+	bool		skip = PG_GETARG_BOOL(1);
+	OuWalScan  *scan;
+	OuWalScanStatus st;
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false};
+	bool		repeats = false;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may probe the WAL scanner")));
+	scan = ou_wal_scan_begin(start, InvalidXLogRecPtr, skip);
+	while ((st = ou_wal_scan_next(scan)) == OU_WAL_RECORD)
+		;
+	if (st == OU_WAL_END)
+	{
+		XLogRecPtr	next = scan->next_lsn;
+		uint64		n = scan->records;
+		OuWalScanStatus again;
+
+		/* Anything flushed meanwhile is read; then END again. */
+		while ((again = ou_wal_scan_next(scan)) == OU_WAL_RECORD)
+			;
+		repeats = (again == OU_WAL_END && scan->next_lsn >= next && scan->records >= n);
+	}
+	ou_wal_scan_end(scan);
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = CStringGetTextDatum(st == OU_WAL_END ? "end" : "removed");
+	values[1] = Int64GetDatum((int64) scan->records);
+	values[2] = Int64GetDatum((int64) scan->segments_skipped);
+	values[3] = Int64GetDatum((int64) scan->bytes_skipped);
+	values[4] = BoolGetDatum(repeats);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
