@@ -173,7 +173,58 @@ SELECT count(*) > 0 AS splits_kept FROM index_split_stats WHERE index = 'split_t
 SELECT count(*) >= 0 AS extend_view_works FROM extend_lock_stats;
 
 --
--- 5. Privileges: reset is not for PUBLIC; a plain role sees rows of its own
+-- 5. WAL recycled before the worker read it is skipped and counted, not an
+-- error.  The worker is put to sleep (1 min interval: it reads WAL only
+-- between rounds or on a reload), two segment switches and checkpoints
+-- remove the segment after the one it stopped in, then a reload wakes it.
+--
+ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
+SELECT pg_reload_conf();
+CREATE FUNCTION pg_temp.wait_asleep() RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+	r bigint;
+BEGIN
+	FOR i IN 1..100 LOOP
+		r := (SELECT rounds FROM collector_info());
+		PERFORM pg_sleep(0.3);
+		IF (SELECT rounds FROM collector_info()) = r THEN
+			RETURN true;
+		END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pg_temp.wait_asleep() AS worker_asleep;
+SELECT wal_skipped_bytes AS skipped0, pg_walfile_name(pg_current_wal_insert_lsn()) AS seg_after
+  FROM collector_info() \gset
+CREATE TABLE recycle_t AS SELECT generate_series(1, 1000) AS id;
+SELECT pg_switch_wal() IS NOT NULL AS switched;
+CHECKPOINT;
+INSERT INTO recycle_t SELECT generate_series(1, 1000);
+SELECT pg_switch_wal() IS NOT NULL AS switched;
+CHECKPOINT;
+-- independent check: the segment written after the worker fell asleep is gone
+SELECT count(*) AS segment_still_there FROM pg_ls_waldir() WHERE name = :'seg_after';
+ALTER SYSTEM RESET ordered_uuid.sample_interval;
+SELECT pg_reload_conf();
+CREATE FUNCTION pg_temp.wait_skipped(s0 bigint) RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..300 LOOP
+		IF (SELECT wal_skipped_bytes FROM collector_info()) > s0 THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.1);
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pg_temp.wait_skipped(:skipped0) AS skipped_bytes_counted;
+SELECT pg_temp.wait_rounds(5) AS sampling_after_skip;
+SELECT pg_current_wal_flush_lsn() AS lsn2 \gset
+SELECT pg_temp.wait_wal(:'lsn2') AS following_again;
+SELECT current_setting('ordered_uuid.sample_interval') AS interval_back;
+DROP TABLE recycle_t;
+
+--
+-- 6. Privileges: reset is not for PUBLIC; a plain role sees rows of its own
 -- database and of processes without one, not rows of a database it may not
 -- connect to (unless it has pg_read_all_stats).
 --

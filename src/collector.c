@@ -276,8 +276,13 @@ ou_collector_main(Datum main_arg)
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 		{
+			int			old_interval = ou_sample_interval;
+
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			/* a new interval takes effect now, not after the old one */
+			if (ou_sample_interval != old_interval)
+				next = GetCurrentTimestamp() + (int64) ou_sample_interval * 1000;
 		}
 		interval_us = (int64) ou_sample_interval * 1000;
 
