@@ -145,6 +145,7 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 		OuProfileEntry *pe;
 		bool		found;
 
+		CHECK_FOR_INTERRUPTS();	/* held off under the LWLock: cheap no-op */
 		if (s[i].wait_event_info == 0 && !s[i].active)
 			continue;			/* an idle client between two messages */
 

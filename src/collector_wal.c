@@ -71,7 +71,10 @@ ou_splits_flush(HTAB *local)
 	while ((l = hash_seq_search(&seq)) != NULL)
 	{
 		bool		found;
-		OuSplitEntry *e = hash_search(ou_split_htab, &l->key, HASH_ENTER_NULL, &found);
+		OuSplitEntry *e;
+
+		CHECK_FOR_INTERRUPTS();
+		e = hash_search(ou_split_htab, &l->key, HASH_ENTER_NULL, &found);
 
 		if (e == NULL)
 		{
