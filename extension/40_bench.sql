@@ -1,0 +1,47 @@
+--
+-- In-database benchmarks (DESIGN section 4).  No preload needed.
+--
+-- The benchmarks run their SQL in dynamic background workers connected as the
+-- calling role (never SECURITY DEFINER), on scratch tables in the schema
+-- ordered_uuid_bench, which belongs to the extension.  Every role may create
+-- tables there (it is on nobody's search_path, and a role can drop only its
+-- own tables); REVOKE CREATE ON SCHEMA ordered_uuid_bench FROM PUBLIC, or
+-- EXECUTE on the bench_* functions, to restrict who may run benchmarks.
+
+CREATE SCHEMA ordered_uuid_bench;
+COMMENT ON SCHEMA ordered_uuid_bench IS
+'scratch tables of the ordered_uuid benchmark functions (dropped after each run unless keep => true)';
+GRANT USAGE, CREATE ON SCHEMA ordered_uuid_bench TO PUBLIC;
+
+-- bench_insert's result row.  A type rather than OUT parameters: the
+-- argument "rows" and the column "rows" share a name.
+CREATE TYPE bench_insert_result AS (
+	generator text,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	index_bytes bigint,
+	avg_leaf_density float8,
+	blks_dirtied_per_row float8,
+	blks_written_per_row float8,
+	kept_table text
+);
+
+CREATE FUNCTION bench_insert(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_time_nextval()',
+									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
+	rows bigint DEFAULT 1000000,
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	prefill bigint DEFAULT 0,
+	unlogged bool DEFAULT false,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_insert_result
+AS 'MODULE_PATHNAME', 'bench_insert'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) IS
+'S1: inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density';

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# scripts/demo.sh -- `make demo`: build ordered_uuid, start a throwaway
+# PostgreSQL (the one PG_CONFIG names, else a PostgreSQL 18 build it fetches;
+# DEMO_PG=14..18 to choose another), show the generators, and compare primary-key
+# generators with one call of bench_insert (scenario S1): a prefilled table
+# per generator, then measured single-row inserts committed in batches.
+# Prints the comparison table and a reading of it.  About a minute on 2 cores.
+# What it runs is scripts/demo.sql.
+#
+#   DEMO_ROWS     measured inserts per generator        (default 100000)
+#   DEMO_PREFILL  rows already in each table            (default 300000)
+#   DEMO_CLIENTS  concurrent inserting workers          (default 2)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$OU_ROOT"
+
+ou_base_deps
+pg_config=${PG_CONFIG:-$(ou_fetch_pg "${DEMO_PG:-$OU_DEFAULT_VERSION}")}
+export LD_LIBRARY_PATH PATH
+LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+PATH=$("$pg_config" --bindir):$PATH
+
+ou_log "build and install into $("$pg_config" --version)"
+make -s PG_CONFIG="$pg_config" >/dev/null
+ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null
+
+dir=$(mktemp -d /tmp/ordered_uuid_demo.XXXXXX)
+chmod 755 "$dir"
+trap 'ou_server_stop "$pg_config" "$dir"; rm -rf "$dir"' EXIT
+# a small buffer cache, so that a random key's index outgrows it quickly
+ou_server_start "$pg_config" "$dir" $((55800 + RANDOM % 100)) shared_buffers=16MB max_wal_size=4GB
+
+ou_log "bench_insert: ${DEMO_ROWS:-100000} rows per generator into tables of ${DEMO_PREFILL:-300000} rows, ${DEMO_CLIENTS:-2} clients"
+psql -qX -v ON_ERROR_STOP=1 \
+	-v rows="${DEMO_ROWS:-100000}" -v prefill="${DEMO_PREFILL:-300000}" -v clients="${DEMO_CLIENTS:-2}" \
+	-f scripts/demo.sql

@@ -1,0 +1,177 @@
+--
+-- bench_insert (S1): structure and invariants with tiny sizes, never timings.
+-- Independent checks: row counts of kept tables, pgstattuple's pgstatindex()
+-- for leaf pages and density, pg_relation_size() for the index size, the
+-- catalog for scratch tables left behind, and a log table written by a
+-- generator itself for the role it ran as.
+--
+CREATE EXTENSION pgstattuple;
+
+-- Run a statement, return its SQLSTATE and message instead of failing.
+CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+-- Scratch objects of the benchmarks, and running benchmark workers.
+CREATE VIEW bench_leftovers AS
+SELECT (SELECT count(*) FROM pg_class
+		 WHERE relnamespace = 'ordered_uuid_bench'::regnamespace) AS scratch_relations,
+	   (SELECT count(*) FROM pg_stat_activity
+		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
+
+-- The default generators, one client: one row each, in the order given.
+SELECT generator, rows, seconds > 0 AS timed, rows_per_sec > 0 AS rate,
+	   wal_bytes_per_row > 16 AS wal, fpi_per_row >= 0 AS fpi,
+	   leaf_splits_per_1k > 0 AS splits, index_bytes > 8192 AS index,
+	   avg_leaf_density BETWEEN 50 AND 100 AS density,
+	   blks_dirtied_per_row > 0 AS dirtied, kept_table IS NULL AS dropped
+  FROM bench_insert(rows => 5000);
+SELECT * FROM bench_leftovers;
+
+-- The bigint key has the smallest index; an increasing key fills its
+-- leaves (rightmost splits leave them ~90% full), a random one does not.
+SELECT generator, rank() OVER (ORDER BY index_bytes) AS size_rank,
+	   avg_leaf_density > 85 AS dense_leaves
+  FROM bench_insert(ARRAY['gen_random_uuid()', 'bigint', 'uuid_v7_nextval()'], 5000)
+ ORDER BY generator COLLATE "C";
+
+-- Several clients, small transactions, prefill, keep: the rows are all
+-- there, and the figures agree with pgstatindex() and pg_relation_size()
+-- (pgstatindex() of PG 18 counts free space slightly differently).
+CREATE TEMP TABLE kept AS
+SELECT *, 500 AS prefill
+  FROM bench_insert(ARRAY['uuid_time_nextval()', 'uuid_sequence_nextval($seq, 64)'],
+					rows => 3001, clients => 3, rows_per_xact => 7,
+					prefill => 500, keep => true);
+INSERT INTO kept
+SELECT *, 0 FROM bench_insert(ARRAY['gen_random_uuid()'], 3000, keep => true);
+DO $$
+DECLARE
+	k record;
+	n bigint;
+	s record;
+	splits numeric;
+BEGIN
+	FOR k IN SELECT * FROM kept ORDER BY generator COLLATE "C" LOOP
+		EXECUTE format('SELECT count(*) FROM %s', k.kept_table) INTO n;
+		SELECT * INTO s FROM pgstatindex(k.kept_table || '_pkey');
+		splits := round(k.leaf_splits_per_1k * k.rows / 1000);
+		RAISE NOTICE '%: % rows + % prefilled = % in the table; index size agrees: %; density agrees: %; leaf splits %',
+			k.generator, k.rows, k.prefill, n,
+			k.index_bytes = pg_relation_size((k.kept_table || '_pkey')::regclass),
+			abs(k.avg_leaf_density - s.avg_leaf_density) < 0.1,
+			CASE WHEN k.prefill = 0 AND splits = s.leaf_pages - 1 THEN '= leaf pages - 1'
+				 WHEN k.prefill > 0 AND splits > 0 AND splits < s.leaf_pages - 1 THEN '< leaf pages - 1 (prefill)'
+				 ELSE 'WRONG: ' || splits || ' of ' || s.leaf_pages END;
+	END LOOP;
+END $$;
+-- kept tables belong to the caller; the caller drops them
+SELECT count(*) AS kept_tables, bool_and(relowner = current_user::regrole) AS owned_by_caller
+  FROM pg_class WHERE relnamespace = 'ordered_uuid_bench'::regnamespace AND relkind = 'r';
+DO $$
+DECLARE k record;
+BEGIN
+	FOR k IN SELECT kept_table FROM kept LOOP
+		EXECUTE format('DROP TABLE %s', k.kept_table);
+	END LOOP;
+END $$;
+SELECT * FROM bench_leftovers;
+
+-- Unlogged tables write (almost) no WAL: commit records, the scratch
+-- sequence, and on PG 18 (data checksums on by default) a few hint-bit
+-- page images of catalog pages.
+SELECT generator, wal_bytes_per_row < 16 AS little_wal, fpi_per_row < 0.01 AS almost_no_fpi
+  FROM bench_insert(ARRAY['uuid_v7_nextval()'], 2000, unlogged => true);
+
+-- Cancel (statement_timeout) stops the workers and drops the scratch
+-- tables before the error reaches the client.
+SET statement_timeout = '1s';
+SELECT * FROM bench_insert(ARRAY['gen_random_uuid()'], rows => 1000000000, clients => 2);
+RESET statement_timeout;
+SELECT * FROM bench_leftovers;
+
+-- While it runs, pg_stat_activity shows the phase (the leader) and what the
+-- workers do; seen from inside, by a generator.
+CREATE TABLE bench_seen (backend_type text, activity text);
+CREATE FUNCTION bench_look() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	INSERT INTO bench_seen SELECT backend_type, query FROM pg_stat_activity
+	 WHERE query LIKE 'bench\_insert:%';
+	RETURN gen_random_uuid();
+END $$;
+SELECT generator, rows FROM bench_insert(ARRAY['bench_look()'], 3);
+SELECT DISTINCT backend_type, activity FROM bench_seen ORDER BY 1, 2;
+DROP TABLE bench_seen;
+DROP FUNCTION bench_look();
+
+-- Argument checks.
+SELECT pg_temp.err('SELECT bench_insert(rows => 0)');
+SELECT pg_temp.err('SELECT bench_insert(clients => 0)');
+SELECT pg_temp.err('SELECT bench_insert(rows_per_xact => 0)');
+SELECT pg_temp.err('SELECT bench_insert(prefill => -1)');
+SELECT pg_temp.err('SELECT bench_insert(rows => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(clients => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(rows_per_xact => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(prefill => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(unlogged => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(keep => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(generators => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(generators => ''{}'')');
+SELECT pg_temp.err('SELECT bench_insert(generators => ARRAY[NULL])');
+SELECT pg_temp.err('SELECT bench_insert(generators => ARRAY[''''])');
+-- a generator must be one SQL expression; the errors it raises come back
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['uuid_v7_nextval('], 10)$$);
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['1); DROP TABLE kept; SELECT (1'], 10)$$);
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['1 FROM pg_class'], 10)$$);
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['no_such_function()'], 10)$$);
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['(SELECT 1)'], 10)$$);
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['1/0'], 10)$$);
+-- too few worker slots: more than max_worker_processes, or more than are free
+SELECT pg_temp.err(format('SELECT bench_insert(rows => 10, clients => %s)',
+						  current_setting('max_worker_processes')::int + 1));
+SELECT pg_temp.err(format('SELECT bench_insert(rows => 10, clients => %s)',
+						  current_setting('max_worker_processes')));
+SELECT * FROM bench_leftovers;
+
+-- Generators run as the calling role, with its privileges.
+CREATE ROLE regress_bench_alice LOGIN;
+CREATE ROLE regress_bench_nologin NOLOGIN;
+CREATE TABLE bench_secret (id uuid);
+INSERT INTO bench_secret VALUES (gen_random_uuid());
+-- reads a table its caller may not be allowed to read
+CREATE FUNCTION bench_peek() RETURNS uuid LANGUAGE sql VOLATILE
+	AS 'SELECT gen_random_uuid() FROM bench_secret LIMIT 1';
+-- records who runs it
+CREATE TABLE bench_who (who name, n bigint);
+GRANT INSERT ON bench_who TO regress_bench_alice;
+CREATE FUNCTION bench_whoami() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	INSERT INTO bench_who VALUES (current_user, 1);
+	RETURN gen_random_uuid();
+END $$;
+-- the owner of bench_secret may read it through a generator
+SELECT generator, rows FROM bench_insert(ARRAY['bench_peek()'], 10);
+SET ROLE regress_bench_alice;
+-- alice may not: permission denied, and nothing left behind
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bench_peek()'], 10)$$);
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bench_peek()'], 10, prefill => 5)$$);
+-- her generators run as her (and she cannot CHECKPOINT: a NOTICE says so)
+SELECT generator, rows FROM bench_insert(ARRAY['bench_whoami()'], 20, clients => 2, rows_per_xact => 3);
+RESET ROLE;
+SELECT who, sum(n) AS rows FROM bench_who GROUP BY who;
+SELECT * FROM bench_leftovers;
+-- a role that may not log in cannot run benchmark workers
+SET ROLE regress_bench_nologin;
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 10)$$);
+RESET ROLE;
+SELECT * FROM bench_leftovers;
+
+DROP FUNCTION bench_peek(), bench_whoami();
+DROP TABLE bench_secret, bench_who;
+DROP ROLE regress_bench_alice, regress_bench_nologin;
+DROP VIEW bench_leftovers;
+DROP EXTENSION pgstattuple;

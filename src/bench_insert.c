@@ -1,0 +1,305 @@
+/*-------------------------------------------------------------------------
+ *
+ * bench_insert.c
+ *	  bench_insert(): scenario S1, what a primary-key generator costs an
+ *	  insert-only table (rows/s, WAL and full-page images per row, leaf
+ *	  splits, index size and leaf density).
+ *
+ * For each generator expression, in the order given, worker 1 creates a
+ * fresh table in the scratch schema with that expression as the primary-key
+ * default (the word "bigint" means a bigint sequence), optionally prefills
+ * it; the leader CHECKPOINTs (when allowed) so that full-page images are
+ * comparable; then all workers insert the rows, one row per statement,
+ * committing every rows_per_xact rows; worker 1 measures the index, and the
+ * table is dropped unless keep.  See bench_workers.c for the machinery.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "compat.h"
+
+#include "catalog/pg_type_d.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "parser/parser.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/tuplestore.h"
+
+#include "ordered_uuid.h"
+
+PG_FUNCTION_INFO_V1(bench_insert);
+
+#define OU_BENCH_INSERT_COLS	12
+
+/*
+ * ou_replace_seq
+ *		The generator expression with every "$seq" replaced by the scratch
+ *		sequence as a regclass literal; "bigint" becomes nextval() of it.
+ */
+static char *
+ou_replace_seq(const char *gen, const char *qseq)
+{
+	StringInfoData buf;
+	const char *p = gen;
+	const char *hit;
+	char	   *lit = psprintf("%s::pg_catalog.regclass", quote_literal_cstr(qseq));
+
+	while (*p == ' ')
+		p++;
+	if (pg_strcasecmp(p, "bigint") == 0)
+		return psprintf("pg_catalog.nextval(%s)", lit);
+
+	initStringInfo(&buf);
+	p = gen;
+	while ((hit = strstr(p, "$seq")) != NULL)
+	{
+		appendBinaryStringInfo(&buf, p, hit - p);
+		appendStringInfoString(&buf, lit);
+		p = hit + 4;
+	}
+	appendStringInfoString(&buf, p);
+	return buf.data;
+}
+
+/*
+ * ou_check_generator
+ *		The generator (after $seq replacement) must be one SQL expression:
+ *		it is pasted into DDL, so anything else (a second statement, a FROM
+ *		clause) is refused here, in the leader, before any worker runs it.
+ *		It would run with the caller's privileges anyway; this keeps the
+ *		scratch DDL what it says.  Syntax errors keep their SQLSTATE.
+ */
+static void
+ou_check_generator(const char *gen, const char *expr)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	List	   *raw = NIL;
+	bool		ok = false;
+
+	PG_TRY();
+	{
+		raw = raw_parser(psprintf("SELECT (%s)", expr), RAW_PARSE_DEFAULT);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(edata->sqlerrcode),
+				 errmsg("invalid generator expression \"%s\": %s", gen, edata->message)));
+	}
+	PG_END_TRY();
+
+	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, SelectStmt))
+	{
+		SelectStmt *sel = (SelectStmt *) linitial_node(RawStmt, raw)->stmt;
+
+		ok = list_length(sel->targetList) == 1 &&
+			linitial_node(ResTarget, sel->targetList)->name == NULL &&
+			sel->fromClause == NIL && sel->whereClause == NULL &&
+			sel->groupClause == NIL && sel->havingClause == NULL &&
+			sel->windowClause == NIL && sel->valuesLists == NIL &&
+			sel->sortClause == NIL && sel->limitOffset == NULL &&
+			sel->limitCount == NULL && sel->lockingClause == NIL &&
+			sel->withClause == NULL && sel->op == SETOP_NONE &&
+			sel->distinctClause == NIL && sel->intoClause == NULL;
+	}
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid generator expression \"%s\"", gen),
+				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
+}
+
+/*
+ * bench_insert
+ *		SQL function: see the file header and doc/bench.md.
+ */
+Datum
+bench_insert(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ArrayType  *gens_arr;
+	Datum	   *gens;
+	bool	   *gen_nulls;
+	int			ngens;
+	int64		rows;
+	int			clients;
+	int			rows_per_xact;
+	int64		prefill;
+	bool		unlogged;
+	bool		keep;
+	TupleDesc	tupdesc;
+	Tuplestorestate *tupstore;
+	MemoryContext oldcxt;
+	MemoryContext rowcxt;
+	OuBenchRun *run;
+	Size		text_cap = 16384;
+	int			g;
+
+	/* arguments */
+	rows = ou_bench_arg_int(fcinfo, 1, "rows", 1, PG_INT64_MAX);
+	clients = (int) ou_bench_arg_int(fcinfo, 2, "clients", 1, PG_INT32_MAX);
+	rows_per_xact = (int) ou_bench_arg_int(fcinfo, 3, "rows_per_xact", 1, PG_INT32_MAX);
+	prefill = ou_bench_arg_int(fcinfo, 4, "prefill", 0, PG_INT64_MAX);
+	unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
+	keep = ou_bench_arg_bool(fcinfo, 6, "keep");
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("generators must not be null")));
+	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
+	if (ARR_NDIM(gens_arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must be a one-dimensional array")));
+	deconstruct_array(gens_arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &gen_nulls, &ngens);
+	if (ngens == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must not be empty")));
+	for (g = 0; g < ngens; g++)
+	{
+		if (gen_nulls[g])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("generators must not contain nulls")));
+		if (VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g])) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("generators must not contain empty strings")));
+		text_cap += 8 * VARSIZE_ANY(DatumGetPointer(gens[g]));
+		ou_check_generator(TextDatumGetCString(gens[g]),
+						   ou_replace_seq(TextDatumGetCString(gens[g]), "s.s"));
+	}
+
+	/* the result set, materialized (the PG 14 pattern; works on 15-18 too) */
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		!(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	oldcxt = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (tupdesc->natts != OU_BENCH_INSERT_COLS)
+		elog(ERROR, "bench_insert: result type has %d columns, expected %d",
+			 tupdesc->natts, OU_BENCH_INSERT_COLS);
+	tupstore = tuplestore_begin_heap(true, false, work_mem);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = tupstore;
+	rsinfo->setDesc = tupdesc;
+	MemoryContextSwitchTo(oldcxt);
+
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
+								   ALLOCSET_DEFAULT_SIZES);
+
+	run = ou_bench_start("bench_insert", fcinfo->flinfo->fn_oid, clients, text_cap);
+	PG_TRY();
+	{
+		const char *prefix = ou_bench_prefix(run);
+
+		for (g = 0; g < ngens; g++)
+		{
+			char	   *gen = TextDatumGetCString(gens[g]);
+			char	   *gprefix;
+			char	   *tbl;
+			char	   *qtbl;
+			char	   *qseq;
+			char	   *expr;
+			List	   *stmts = NIL;
+			OuBenchIndexShape before;
+			OuBenchIndexShape after;
+			OuBenchResult r;
+			int64		splits;
+			Datum		values[OU_BENCH_INSERT_COLS];
+			bool		nulls[OU_BENCH_INSERT_COLS];
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(rowcxt);
+			oldcxt = MemoryContextSwitchTo(rowcxt);
+
+			gprefix = psprintf("%sg%d_", prefix, g + 1);
+			tbl = psprintf("%st", gprefix);
+			qtbl = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA), quote_identifier(tbl));
+			qseq = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA),
+							quote_identifier(psprintf("%ss", gprefix)));
+			expr = ou_replace_seq(gen, qseq);
+
+			/* a fresh table with the generator as primary-key default */
+			ou_bench_phase(run, "generator %d of %d (%s): creating the table%s",
+						   g + 1, ngens, gen, prefill > 0 ? " and prefilling it" : "");
+			stmts = lappend(stmts, psprintf("CREATE SEQUENCE %s", qseq));
+			stmts = lappend(stmts, psprintf("CREATE %sTABLE %s AS SELECT (%s) AS id WITH NO DATA",
+											unlogged ? "UNLOGGED " : "", qtbl, expr));
+			stmts = lappend(stmts, psprintf("ALTER TABLE %s ALTER COLUMN id SET DEFAULT %s, ADD PRIMARY KEY (id)",
+											qtbl, expr));
+			stmts = lappend(stmts, psprintf("ALTER SEQUENCE %s OWNED BY %s.id", qseq, qtbl));
+			if (prefill > 0)
+				stmts = lappend(stmts, psprintf("INSERT INTO %s (id) SELECT %s FROM pg_catalog.generate_series(1, " INT64_FORMAT ")",
+												qtbl, expr, prefill));
+			ou_bench_sql(run, stmts);
+			if (prefill > 0)
+				before = ou_bench_measure(run, psprintf("%s_pkey", tbl));
+			else
+				memset(&before, 0, sizeof(before));
+
+			ou_bench_phase(run, "generator %d of %d (%s): checkpoint", g + 1, ngens, gen);
+			ou_bench_checkpoint("bench_insert");
+			ou_bench_prepare(run, list_make1(psprintf("INSERT INTO %s DEFAULT VALUES", qtbl)), false);
+
+			ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
+			r = ou_bench_exec(run, rows, 1, rows_per_xact, NULL, NULL, 0);
+
+			ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
+			after = ou_bench_measure(run, psprintf("%s_pkey", tbl));
+			/* an insert-only index never deletes pages: each split adds one leaf */
+			splits = after.leaf_pages - Max(before.leaf_pages, 1);
+			if (splits < 0)
+				splits = 0;
+			if (!keep)
+			{
+				ou_bench_phase(run, "generator %d of %d (%s): dropping the table", g + 1, ngens, gen);
+				ou_bench_drop(run, gprefix);
+			}
+
+			memset(nulls, 0, sizeof(nulls));
+			values[0] = CStringGetTextDatum(gen);
+			values[1] = Int64GetDatum(r.rows);
+			values[2] = Float8GetDatum(r.seconds);
+			values[3] = Float8GetDatum(r.rows / r.seconds);
+			values[4] = Float8GetDatum((double) r.wal_bytes / r.rows);
+			values[5] = Float8GetDatum((double) r.wal_fpi / r.rows);
+			values[6] = Float8GetDatum(1000.0 * splits / r.rows);
+			values[7] = Int64GetDatum(after.index_bytes);
+			values[8] = Float8GetDatum(after.avg_leaf_density);
+			values[9] = Float8GetDatum((double) r.blks_dirtied / r.rows);
+			values[10] = Float8GetDatum((double) r.blks_written / r.rows);
+			if (keep)
+				values[11] = CStringGetTextDatum(qtbl);
+			else
+				nulls[11] = true;
+			MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+			tuplestore_putvalues(tupstore, tupdesc, values, nulls);
+			MemoryContextSwitchTo(oldcxt);
+		}
+		ou_bench_finish(run);
+	}
+	PG_CATCH();
+	{
+		ou_bench_abort(run);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	MemoryContextDelete(rowcxt);
+	return (Datum) 0;
+}

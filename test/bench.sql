@@ -1,0 +1,72 @@
+-- test/bench.sql -- pgTAP: the catalog contract of the in-database benchmarks
+-- (DESIGN section 4): signatures, defaults, result columns, labels,
+-- comments, privileges and the scratch schema.
+BEGIN;
+SELECT plan(16);
+
+SELECT has_function('bench_insert',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_insert(text[], bigint, int, int, bigint, bool, bool)'::regprocedure),
+	'generators text[] DEFAULT ARRAY[''uuid_v7_nextval()''::text, ''uuid_time_nextval()''::text, '
+	'''uuid_sequence_nextval($seq)''::text, ''gen_random_uuid()''::text, ''bigint''::text], '
+	'rows bigint DEFAULT 1000000, clients integer DEFAULT 1, rows_per_xact integer DEFAULT 1000, '
+	'prefill bigint DEFAULT 0, unlogged boolean DEFAULT false, keep boolean DEFAULT false',
+	'bench_insert arguments and defaults');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_insert_result'::regclass AND attnum > 0),
+	'generator text, rows bigint, seconds double precision, rows_per_sec double precision, '
+	'wal_bytes_per_row double precision, fpi_per_row double precision, '
+	'leaf_splits_per_1k double precision, index_bytes bigint, avg_leaf_density double precision, '
+	'blks_dirtied_per_row double precision, blks_written_per_row double precision, kept_table text',
+	'bench_insert result columns');
+SELECT function_returns('bench_insert',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean'], 'setof bench_insert_result');
+SELECT volatility_is('bench_insert',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean'], 'volatile');
+SELECT isnt_strict('bench_insert',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
+
+-- Every benchmark function: PARALLEL UNSAFE, not SECURITY DEFINER, commented,
+-- no SET clause that would change the caller's search_path.
+SELECT is(
+	(SELECT string_agg(p.proname || ':' || p.proparallel::text || ':' || p.prosecdef::text, ' '
+					   ORDER BY p.proname COLLATE "C")
+	   FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
+		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
+	'bench_insert:u:false',
+	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
+SELECT is(
+	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
+		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')
+		AND obj_description(p.oid, 'pg_proc') IS NULL),
+	0, 'every benchmark function has a comment');
+SELECT is(
+	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%' AND p.proconfig IS NOT NULL
+		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
+	0, 'benchmark functions keep the caller''s settings');
+SELECT ok(has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE'),
+	'anyone may run bench_insert (it runs with the caller''s privileges)');
+
+-- The scratch schema belongs to the extension, not to a user.
+SELECT has_schema('ordered_uuid_bench');
+SELECT is(
+	(SELECT count(*)::int FROM pg_depend d
+	  WHERE d.classid = 'pg_namespace'::regclass AND d.objid = 'ordered_uuid_bench'::regnamespace
+		AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+		AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid')),
+	1, 'ordered_uuid_bench is a member of the extension');
+SELECT ok(has_schema_privilege('public', 'ordered_uuid_bench', 'CREATE')
+		  AND has_schema_privilege('public', 'ordered_uuid_bench', 'USAGE'),
+	'every role may create scratch tables in ordered_uuid_bench');
+SELECT is(
+	(SELECT count(*)::int FROM pg_class WHERE relnamespace = 'ordered_uuid_bench'::regnamespace),
+	0, 'ordered_uuid_bench is empty');
+SELECT ok(obj_description('ordered_uuid_bench'::regnamespace, 'pg_namespace') IS NOT NULL,
+	'ordered_uuid_bench has a comment');
+SELECT is((SELECT nspowner FROM pg_namespace WHERE nspname = 'ordered_uuid_bench'),
+	(SELECT extowner FROM pg_extension WHERE extname = 'ordered_uuid'),
+	'ordered_uuid_bench is owned by the extension owner');
+
+SELECT * FROM finish();
+ROLLBACK;
