@@ -440,6 +440,10 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 	ou_shared->profile_dropped = 0;
 	ou_shared->extend_dropped = 0;
 	ou_shared->split_dropped = 0;
+	/* the WAL counters describe what the split counts cover: since now */
+	ou_shared->wal_start = ou_shared->wal_reached;
+	ou_shared->wal_records = 0;
+	ou_shared->wal_skipped_bytes = 0;
 	ou_shared->stats_reset = GetCurrentTimestamp();
 	LWLockRelease(ou_shared->lock);
 	PG_RETURN_VOID();
