@@ -108,7 +108,7 @@ typedef struct OuShared
 	uint64		profile_dropped;	/* samples whose key did not fit */
 	uint64		extend_dropped;
 	uint64		split_dropped;	/* split records whose index did not fit */
-	XLogRecPtr	wal_start;		/* where the worker began following WAL */
+	XLogRecPtr	wal_start;		/* where the split counts begin (start or reset) */
 	XLogRecPtr	wal_reached;	/* how far it has read */
 	uint64		wal_records;	/* records read */
 	uint64		wal_skipped_bytes;	/* WAL recycled before it was read */
