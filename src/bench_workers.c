@@ -112,6 +112,8 @@ typedef struct OuBenchSlot
 	pg_atomic_uint32 done_seq;	/* last command this worker completed */
 	pg_atomic_uint64 rows_done; /* rows inserted by the current RUN */
 	int			pid;			/* set once connected */
+	PGPROC	   *proc;			/* its PGPROC, set once connected */
+	bool		running;		/* inside the loop of a RUN */
 	bool		failed;			/* an error is in err* */
 	int			sqlerrcode;
 	char		errmsg[OU_ERRLEN];
@@ -584,21 +586,28 @@ ou_bench_drop(OuBenchRun *run, const char *prefix)
 }
 
 /*
- * ou_bench_worker_pids
- *		The pids of the run's workers that are running (for sampling).
+ * ou_bench_running_procs
+ *		The PGPROCs and pids of the workers that are inside the loop of the
+ *		current RUN (for the leader's wait sampling; workers that finished
+ *		their share and wait for the others are left out).  The caller
+ *		checks that a sample's pid matches.
  */
 int
-ou_bench_worker_pids(OuBenchRun *run, int *pids, int max)
+ou_bench_running_procs(OuBenchRun *run, PGPROC **procs, int *pids, int max)
 {
 	int			n = 0;
 	int			i;
 
 	for (i = 0; i < run->nworkers && n < max; i++)
 	{
-		pid_t		pid;
+		OuBenchSlot *slot = &run->sh->slots[i];
 
-		if (GetBackgroundWorkerPid(run->handles[i], &pid) == BGWH_STARTED)
-			pids[n++] = (int) pid;
+		if (!slot->running || slot->proc == NULL)
+			continue;
+		pg_read_barrier();
+		procs[n] = slot->proc;
+		pids[n] = slot->pid;
+		n++;
 	}
 	return n;
 }
@@ -920,6 +929,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 		elog(ERROR, "benchmark worker has no prepared statements");
 	snprintf(activity, sizeof(activity), "%s: inserting " INT64_FORMAT " rows", sh->fname, my_rows);
 	pgstat_report_activity(STATE_RUNNING, activity);
+	slot->running = true;
 
 	while (done < my_rows)
 	{
@@ -947,6 +957,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 		}
 		ou_worker_end_xact();
 	}
+	slot->running = false;
 	slot->finished = GetCurrentTimestamp();
 	memset(&slot->wal, 0, sizeof(slot->wal));
 	memset(&slot->buf, 0, sizeof(slot->buf));
@@ -1120,6 +1131,8 @@ ou_bench_worker_main(Datum main_arg)
 
 	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->roleid, 0);
 	SetConfigOption("search_path", sh->search_path, PGC_USERSET, PGC_S_SESSION);
+	slot->proc = MyProc;
+	pg_write_barrier();
 	slot->pid = MyProcPid;
 	pgstat_report_activity(STATE_IDLE, NULL);
 

@@ -193,7 +193,8 @@ extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_nam
 extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
 extern void ou_bench_finish(OuBenchRun *run);
 extern void ou_bench_abort(OuBenchRun *run);
-extern int	ou_bench_worker_pids(OuBenchRun *run, int *pids, int max);
+extern int	ou_bench_running_procs(OuBenchRun *run, struct PGPROC **procs, int *pids,
+								   int max);
 extern void ou_bench_checkpoint(const char *fname);
 extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
 							  int64 min, int64 max);
