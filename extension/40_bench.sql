@@ -27,6 +27,7 @@ CREATE TYPE bench_insert_result AS (
 	avg_leaf_density float8,
 	blks_dirtied_per_row float8,
 	blks_written_per_row float8,
+	top_wait_events text,
 	kept_table text
 );
 

@@ -108,6 +108,15 @@ SELECT DISTINCT backend_type, activity FROM bench_seen ORDER BY 1, 2;
 DROP TABLE bench_seen;
 DROP FUNCTION bench_look();
 
+-- The leader samples its workers' wait events while they insert: a
+-- generator that sleeps 20 ms per row shows up as Timeout:PgSleep.
+CREATE FUNCTION bench_sleepy() RETURNS uuid LANGUAGE sql VOLATILE
+	AS 'SELECT gen_random_uuid() FROM pg_sleep(0.02)';
+SELECT generator, split_part(top_wait_events, ' ', 1) AS top_wait_event,
+	   top_wait_events ~ '^(CPU|[A-Za-z]+:[A-Za-z0-9_]+) [0-9.]+%(, (CPU|[A-Za-z]+:[A-Za-z0-9_]+) [0-9.]+%)*$' AS well_formed
+  FROM bench_insert(ARRAY['bench_sleepy()'], 10, clients => 2);
+DROP FUNCTION bench_sleepy();
+
 -- Argument checks.
 SELECT pg_temp.err('SELECT bench_insert(rows => 0)');
 SELECT pg_temp.err('SELECT bench_insert(clients => 0)');

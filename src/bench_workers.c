@@ -1095,6 +1095,20 @@ ou_worker_store_error(OuBenchShared *sh, OuBenchSlot *slot, ErrorData *edata)
 }
 
 /*
+ * ou_worker_before_exit
+ *		before_shmem_exit callback of a worker: leave the condition variable
+ *		(which lives in the run's DSM segment) while the segment is still
+ *		mapped.  Without it, a worker terminated while waiting for a command
+ *		crashes on PG 14/15, whose ProcKill cancels the sleep after the
+ *		segment was detached.
+ */
+static void
+ou_worker_before_exit(int code, Datum arg)
+{
+	ConditionVariableCancelSleep();
+}
+
+/*
  * ou_bench_worker_main
  *		Entry point of a benchmark worker: connect as the run's role, then
  *		execute the leader's commands until EXIT or abort.
@@ -1118,6 +1132,7 @@ ou_bench_worker_main(Datum main_arg)
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)
 		proc_exit(0);			/* the leader is gone already */
+	before_shmem_exit(ou_worker_before_exit, (Datum) 0);
 	toc = shm_toc_attach(OU_BENCH_MAGIC, dsm_segment_address(seg));
 	if (toc == NULL)
 		ereport(ERROR,
