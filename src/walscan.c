@@ -47,6 +47,25 @@ ou_wal_flush_lsn(void)
 }
 
 /*
+ * The end of the WAL inserted so far, as a position XLogFlush() can reach.
+ * GetXLogInsertRecPtr() points past the header of a page that may not exist
+ * yet when the insert position is at a page boundary; flushing there fails
+ * ("xlog flush request ... is not satisfied"), so step back to the boundary.
+ */
+XLogRecPtr
+ou_wal_insert_end_lsn(void)
+{
+	XLogRecPtr	ptr = GetXLogInsertRecPtr();
+	uint32		off = ptr % XLOG_BLCKSZ;
+
+	if (XLogSegmentOffset(ptr, wal_segment_size) == SizeOfXLogLongPHD)
+		ptr -= SizeOfXLogLongPHD;
+	else if (off == SizeOfXLogShortPHD)
+		ptr -= SizeOfXLogShortPHD;
+	return ptr;
+}
+
+/*
  * Start a scan (see walscan.h).  Nothing is read until ou_wal_scan_next().
  */
 OuWalScan *

@@ -114,6 +114,12 @@ extern OuSplitKind ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator 
  */
 extern Oid	ou_wal_relid(const OuRelFileLocator *loc);
 
+/*
+ * End of the WAL inserted so far, usable with XLogFlush() (a bare
+ * GetXLogInsertRecPtr() may point past the header of a page not yet begun).
+ */
+extern XLogRecPtr ou_wal_insert_end_lsn(void);
+
 /* WAL available now (flush pointer, or replay pointer on a standby). */
 extern XLogRecPtr ou_wal_flush_lsn(void);
 

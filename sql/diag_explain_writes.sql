@@ -1,0 +1,125 @@
+-- explain_writes(): per-relation WAL of one statement, checked against
+-- independent counts (pgstatindex, relation sizes, row counts).
+\set VERBOSITY sqlstate
+CREATE EXTENSION IF NOT EXISTS pgstattuple;
+CREATE EXTENSION IF NOT EXISTS dblink;
+
+-- 1. Fresh tables: random vs monotonic keys.
+CREATE TABLE ew_rand (id uuid) WITH (autovacuum_enabled = off);
+CREATE INDEX ew_rand_idx ON ew_rand (id);
+CREATE TABLE ew_mono (id uuid) WITH (autovacuum_enabled = off);
+CREATE INDEX ew_mono_idx ON ew_mono (id);
+CREATE TEMP TABLE ew_rand_w AS
+SELECT * FROM explain_writes('INSERT INTO ew_rand SELECT gen_random_uuid() FROM generate_series(1, 20000)');
+CREATE TEMP TABLE ew_mono_w AS
+SELECT * FROM explain_writes('INSERT INTO ew_mono SELECT uuid_v7_nextval() FROM generate_series(1, 20000)');
+
+-- One row per relation, plus the total row (catalogs may show up too: the
+-- statement may prune catalog pages it reads, with this transaction's xid).
+SELECT relation, kind FROM ew_rand_w WHERE kind <> 'catalog' ORDER BY kind, relation;
+-- Heap: one insert record per row; every page was initialised once.
+-- Index: leaf_splits = leaf_pages - 1; every page but the metapage was
+-- initialised once (new root, right halves of splits).  Total: the rows.
+SELECT w.wal_records = 20000 AS heap_records,
+       w.blocks_added = pg_relation_size('ew_rand') / current_setting('block_size')::int AS heap_blocks,
+       i.leaf_splits = p.leaf_pages - 1 AS leaf_splits_ok,
+       i.upper_splits = p.internal_pages - p.tree_level AS upper_splits_ok,
+       i.blocks_added = p.leaf_pages + p.internal_pages AS index_blocks,
+       t.rows = 20000 AS total_rows,
+       t.wal_records >= w.wal_records + i.wal_records AS total_covers,
+       t.wal_bytes >= w.wal_bytes + i.wal_bytes AS total_bytes_cover,
+       t.leaf_splits = i.leaf_splits AS total_splits,
+       t.seconds >= 0 AND t.shared_blks_dirtied > 0 AS buffers
+FROM ew_rand_w AS w, ew_rand_w AS i, ew_rand_w AS t, pgstatindex('ew_rand_idx') AS p
+WHERE w.relation = 'ew_rand'::regclass AND i.relation = 'ew_rand_idx'::regclass AND t.kind = 'total';
+-- The same for monotonic keys; and random keys split more.
+SELECT i.leaf_splits = p.leaf_pages - 1 AS leaf_splits_ok,
+       i.blocks_added = p.leaf_pages + p.internal_pages AS index_blocks,
+       r.leaf_splits > i.leaf_splits * 1.15 AS random_splits_more
+FROM ew_mono_w AS i, ew_rand_w AS r, pgstatindex('ew_mono_idx') AS p
+WHERE i.relation = 'ew_mono_idx'::regclass AND r.relation = 'ew_rand_idx'::regclass;
+
+-- 2. After a checkpoint, random keys touch every leaf page (one full-page
+-- image each), monotonic keys only the rightmost ones.
+CHECKPOINT;
+CREATE TEMP TABLE ew_rand_fpi AS
+SELECT * FROM explain_writes('INSERT INTO ew_rand SELECT gen_random_uuid() FROM generate_series(1, 2000)');
+CREATE TEMP TABLE ew_mono_fpi AS
+SELECT * FROM explain_writes('INSERT INTO ew_mono SELECT uuid_v7_nextval() FROM generate_series(1, 2000)');
+SELECT r.wal_fpi > 10 * greatest(m.wal_fpi, 1) AS random_far_more_fpi,
+       r.wal_fpi >= 20 AS random_fpi_many,
+       rt.wal_fpi >= r.wal_fpi AS total_counts_fpi
+FROM ew_rand_fpi AS r, ew_mono_fpi AS m, ew_rand_fpi AS rt
+WHERE r.relation = 'ew_rand_idx'::regclass AND m.relation = 'ew_mono_idx'::regclass
+  AND rt.kind = 'total';
+
+-- 3. UPDATE, DELETE, COPY FROM a file, SELECT; TOAST relations.
+CREATE TABLE ew_toast (id int PRIMARY KEY, doc text) WITH (autovacuum_enabled = off);
+ALTER TABLE ew_toast ALTER COLUMN doc SET STORAGE EXTERNAL;
+SELECT kind, count(*) AS relations, sum(wal_records) > 0 AS wrote
+FROM explain_writes($$INSERT INTO ew_toast SELECT g, repeat('x', 5000) FROM generate_series(1, 100) AS g$$)
+WHERE kind <> 'catalog'
+GROUP BY kind ORDER BY kind;
+SELECT kind, rows FROM explain_writes('UPDATE ew_toast SET id = id + 1000 WHERE id <= 10')
+WHERE kind = 'total';
+SELECT kind, rows FROM explain_writes('DELETE FROM ew_toast WHERE id > 90') WHERE kind = 'total';
+SELECT current_setting('data_directory') || '/ew_copy.csv' AS copyfile \gset
+COPY (SELECT g, 'row ' || g FROM generate_series(1, 500) AS g) TO :'copyfile';
+CREATE TABLE ew_copy (id int, t text) WITH (autovacuum_enabled = off);
+-- COPY inserts in batches: far fewer heap records than rows.
+SELECT relation, kind, rows, wal_records BETWEEN 1 AND 50 AS batched
+FROM explain_writes(format('COPY ew_copy FROM %L', :'copyfile'))
+WHERE kind <> 'catalog'
+ORDER BY kind, relation;
+SELECT (SELECT count(*) FROM ew_copy) AS copied;
+SELECT relation, kind, rows FROM explain_writes('SELECT * FROM ew_rand') WHERE kind = 'total';
+
+-- 4. Only this statement's WAL.  Another session inserts into ew_other in
+-- the same LSN range, made certain: it waits on an advisory lock that our
+-- statement releases at its 10th row, and that row is inserted only once
+-- ew_other has grown by 50 blocks (so rows = 20000 proves the overlap).
+CREATE TABLE ew_other (id int) WITH (autovacuum_enabled = off);
+CREATE FUNCTION pg_temp.wait_size(rel regclass, nblocks int) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..3000 LOOP
+		IF pg_relation_size(rel) >= nblocks::bigint * current_setting('block_size')::int THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.01);
+	END LOOP;
+	RETURN false;
+END
+$$;
+SELECT pg_advisory_lock(4711);
+SELECT dblink_connect('ew_other', format('dbname=%s user=%s host=%s port=%s', current_database(),
+       current_user, current_setting('unix_socket_directories'), current_setting('port')));
+SELECT dblink_send_query('ew_other', $$INSERT INTO ew_other SELECT g FROM generate_series(1, 100000) AS g
+                                       WHERE g <> 10 OR pg_advisory_lock(4711) IS NOT NULL$$);
+DO $$
+BEGIN
+	FOR i IN 1..3000 LOOP
+		EXIT WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted);
+		PERFORM pg_sleep(0.01);
+	END LOOP;
+END
+$$;
+SELECT count(*) FILTER (WHERE relation = 'ew_other'::regclass) AS other_rows,
+       sum(wal_records) FILTER (WHERE relation = 'ew_mono'::regclass) AS own_heap_records,
+       sum(rows) AS rows
+FROM explain_writes($$INSERT INTO ew_mono SELECT uuid_v7_nextval() FROM generate_series(1, 20000) AS g
+                      WHERE g <> 10 OR (pg_advisory_unlock(4711) AND pg_temp.wait_size('ew_other', 50))$$);
+SELECT * FROM dblink_get_result('ew_other') AS t(status text);
+SELECT dblink_disconnect('ew_other');
+
+-- 5. Errors in the statement propagate unchanged; nothing is returned.
+SELECT * FROM explain_writes('SELECT 1/0');
+SELECT * FROM explain_writes('INSERT INTO ew_no_such_table VALUES (1)');
+SELECT * FROM explain_writes(NULL);
+-- Inside a transaction block the statement's writes stay in it.
+BEGIN;
+SELECT rows FROM explain_writes('DELETE FROM ew_copy') WHERE kind = 'total';
+ROLLBACK;
+SELECT count(*) AS still_there FROM ew_copy;
+
+DROP TABLE ew_rand, ew_mono, ew_toast, ew_copy, ew_other;

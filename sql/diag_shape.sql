@@ -1,0 +1,101 @@
+-- index_shape() against pgstatindex; heap_locality() against a plain SQL
+-- count over ctid, before and after CLUSTER.
+\set VERBOSITY sqlstate
+CREATE EXTENSION IF NOT EXISTS pgstattuple;
+
+CREATE TABLE sh_t (id uuid, k int, pad text) WITH (autovacuum_enabled = off);
+CREATE INDEX sh_rand_idx ON sh_t (id);
+CREATE INDEX sh_k_idx ON sh_t (k);
+CREATE INDEX sh_hash_idx ON sh_t USING hash (k);
+CREATE INDEX sh_empty_idx ON sh_t (pad) WHERE pad IS NULL;
+-- Interleaved keys: every key's rows spread over the whole heap.
+INSERT INTO sh_t SELECT gen_random_uuid(), g % 100, repeat('x', 50) FROM generate_series(1, 20000) AS g;
+
+-- index_shape and pgstatindex agree (the same counting rules).
+CREATE FUNCTION pg_temp.shape_agrees(idx regclass) RETURNS TABLE (
+	pages_ok boolean, levels_ok boolean, density_ok boolean, fragmentation_ok boolean, deleted_ok boolean)
+LANGUAGE sql AS $$
+	SELECT s.leaf_pages = p.leaf_pages AND s.internal_pages = p.internal_pages,
+	       s.levels = CASE WHEN p.root_block_no = 0 THEN 0 ELSE p.tree_level + 1 END,
+	       -- pgstatindex before PG18 leaves one line pointer per page out
+	       -- of the free space (<= 0.05 points), and rounds to 2 decimals.
+	       coalesce(abs(s.avg_leaf_density::numeric -
+	         (CASE WHEN p.avg_leaf_density = 'NaN' THEN NULL ELSE p.avg_leaf_density::numeric END)) <= 0.06,
+	         s.avg_leaf_density IS NULL AND p.avg_leaf_density = 'NaN'),
+	       round(s.leaf_fragmentation::numeric, 2) IS NOT DISTINCT FROM
+	         (CASE WHEN p.leaf_fragmentation = 'NaN' THEN NULL ELSE round(p.leaf_fragmentation::numeric, 2) END),
+	       s.deleted_pages = p.deleted_pages AND s.empty_pages = p.empty_pages
+	FROM index_shape(idx) AS s, pgstatindex(idx::text) AS p
+$$;
+SELECT 'sh_rand_idx' AS index, * FROM pg_temp.shape_agrees('sh_rand_idx')
+UNION ALL SELECT 'sh_k_idx', * FROM pg_temp.shape_agrees('sh_k_idx')
+UNION ALL SELECT 'sh_empty_idx', * FROM pg_temp.shape_agrees('sh_empty_idx');
+-- Random keys: pages ~70% full and scattered; a fresh build: full and in order.
+CREATE INDEX sh_built_idx ON sh_t (id);
+SELECT r.levels >= 2 AS rand_levels,
+       r.avg_leaf_density < b.avg_leaf_density AS rand_less_dense,
+       r.leaf_fragmentation > 20 AND b.leaf_fragmentation = 0 AS rand_fragmented,
+       e.leaf_pages = 0 AND e.levels = 0 AND e.avg_leaf_density IS NULL AS empty_ok
+FROM index_shape('sh_rand_idx') AS r, index_shape('sh_built_idx') AS b, index_shape('sh_empty_idx') AS e;
+-- Deleted pages after VACUUM.
+DELETE FROM sh_t WHERE k < 90;
+VACUUM sh_t;
+SELECT 'after vacuum' AS state, * FROM pg_temp.shape_agrees('sh_k_idx');
+
+-- Errors: not a B-tree, NULL, no privilege.
+SELECT * FROM index_shape('sh_hash_idx');
+SELECT * FROM index_shape('sh_t');
+SELECT * FROM index_shape(NULL);
+CREATE ROLE regress_diag_shape;
+CREATE ROLE regress_diag_scan IN ROLE pg_stat_scan_tables;
+SET ROLE regress_diag_shape;
+SELECT * FROM index_shape('sh_k_idx');
+RESET ROLE;
+SET ROLE regress_diag_scan;
+SELECT leaf_pages > 0 AS scanner_can FROM index_shape('sh_k_idx');
+RESET ROLE;
+CREATE TABLE sh_owned (id int);
+CREATE INDEX sh_owned_idx ON sh_owned (id);
+ALTER TABLE sh_owned OWNER TO regress_diag_shape;
+SET ROLE regress_diag_shape;
+SELECT levels FROM index_shape('sh_owned_idx');
+RESET ROLE;
+
+-- heap_locality: the same numbers by hand.
+TRUNCATE sh_t;
+INSERT INTO sh_t SELECT gen_random_uuid(), g % 100, repeat('x', 50) FROM generate_series(1, 20000) AS g;
+INSERT INTO sh_t SELECT gen_random_uuid(), NULL, 'null key' FROM generate_series(1, 10);
+CREATE FUNCTION pg_temp.by_hand(OUT keys bigint, OUT rows bigint, OUT blocks_per_key numeric,
+                                OUT ideal numeric) LANGUAGE sql AS $$
+	WITH r AS (SELECT k, (ctid::text::point)[0] AS blk FROM sh_t WHERE k IS NOT NULL),
+	     per AS (SELECT k, count(*) AS n, count(DISTINCT blk) AS nb FROM r GROUP BY k),
+	     tpp AS (SELECT count(*)::numeric / count(DISTINCT blk) AS tpp FROM r)
+	SELECT count(*), sum(n), avg(nb), avg(ceil(n / tpp)) FROM per, tpp
+$$;
+SELECT 'before cluster' AS state, l.keys = h.keys AS keys_ok, l.rows = h.rows AS rows_ok,
+       round(l.blocks_per_key::numeric, 6) = round(h.blocks_per_key, 6) AS blocks_ok,
+       round(l.ideal_blocks_per_key::numeric, 6) = round(h.ideal, 6) AS ideal_ok,
+       l.rows_per_key = 200 AS rows_per_key_ok,
+       l.amplification > 20 AS scattered
+FROM heap_locality('sh_t', 'k') AS l, pg_temp.by_hand() AS h;
+CLUSTER sh_t USING sh_k_idx;
+SELECT 'after cluster' AS state, l.keys = h.keys AS keys_ok, l.rows = h.rows AS rows_ok,
+       round(l.blocks_per_key::numeric, 6) = round(h.blocks_per_key, 6) AS blocks_ok,
+       round(l.ideal_blocks_per_key::numeric, 6) = round(h.ideal, 6) AS ideal_ok,
+       l.rows_per_key = 200 AS rows_per_key_ok,
+       l.amplification < 1.5 AS packed
+FROM heap_locality('sh_t', 'k') AS l, pg_temp.by_hand() AS h;
+-- An empty table; errors.
+CREATE TABLE sh_none (k int);
+SELECT * FROM heap_locality('sh_none', 'k');
+SELECT * FROM heap_locality('sh_t', 'no_such_column');
+SELECT * FROM heap_locality('sh_k_idx', 'k');
+SELECT * FROM heap_locality('sh_t', NULL);
+-- The caller's privileges: SELECT on the table is needed.
+SET ROLE regress_diag_shape;
+SELECT * FROM heap_locality('sh_t', 'k');
+RESET ROLE;
+
+DROP TABLE sh_t, sh_owned, sh_none;
+DROP ROLE regress_diag_shape;
+DROP ROLE regress_diag_scan;
