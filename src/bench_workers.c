@@ -22,7 +22,8 @@
  *	 PREPARE  every worker prepares the statements it will loop over
  *	 RUN	  every worker loops over its share of the rows, committing every
  *			  per_xact executions; all start when the command is broadcast
- *	 MEASURE  worker 0 walks a B-tree index (leaf pages, leaf density)
+ *	 MEASURE  worker 0 measures a B-tree index (index_shape(): leaf pages,
+ *			  leaf density)
  *	 DROP	  worker 0 drops the run's scratch objects
  *	 EXIT	  every worker exits
  *
@@ -40,27 +41,23 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #define OU_COMPAT_BENCH
 #include "compat.h"
 
-#include "access/genam.h"
-#include "access/relation.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_class.h"
-#include "catalog/pg_am_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
-#include "nodes/makefuncs.h"
 #include "pgstat.h"
 #include "port/atomics.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/bgwriter.h"
 #include "access/xlog.h"
-#include "storage/bufmgr.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
@@ -72,7 +69,6 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
@@ -144,6 +140,7 @@ typedef struct OuBenchShared
 	int			per_xact;		/* RUN: executions per transaction */
 	TimestampTz go_time;		/* RUN: when the command was broadcast */
 	char		search_path[OU_SEARCH_PATH_LEN];
+	char		extschema[NAMEDATALEN]; /* the extension's schema */
 	char		fname[NAMEDATALEN];
 	OuBenchSlot slots[FLEXIBLE_ARRAY_MEMBER];
 } OuBenchShared;
@@ -256,10 +253,11 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, Size text_cap)
 	pg_atomic_init_u32(&sh->cmd_seq, 0);
 	pg_atomic_init_u32(&sh->abort, 0);
 	strlcpy(sh->fname, fname, NAMEDATALEN);
+	strlcpy(sh->extschema, get_namespace_name(get_func_namespace(fn_oid)), NAMEDATALEN);
 	sp = GetConfigOption("search_path", false, false);
 	snprintf(sh->search_path, OU_SEARCH_PATH_LEN, "%s%s%s",
 			 sp ? sp : "", (sp && *sp) ? ", " : "",
-			 quote_identifier(get_namespace_name(get_func_namespace(fn_oid))));
+			 quote_identifier(sh->extschema));
 	for (i = 0; i < nworkers; i++)
 	{
 		pg_atomic_init_u32(&sh->slots[i].done_seq, 0);
@@ -968,59 +966,34 @@ ou_worker_run(OuBenchShared *sh, int me)
 
 /*
  * ou_worker_measure
- *		Walk every page of a B-tree index: leaf pages and average leaf
- *		density, computed as pgstattuple's pgstatindex() does (free space
- *		over the usable space of non-deleted leaf pages).  On an index that
- *		only ever had inserts, leaf pages - 1 is exactly the number of leaf
- *		splits (no page was ever deleted).
+ *		Leaf pages, average leaf density (index_shape(), index_shape.c: the
+ *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
+ *		index.  On an index that only ever had inserts, leaf pages - 1 is
+ *		exactly the number of leaf splits (no page was ever deleted).
  */
 static void
 ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 {
 	OuBenchIndexShape shape;
-	Oid			relid;
-	Relation	rel;
-	BlockNumber nblocks;
-	BlockNumber blkno;
-	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
-	double		free_space = 0;
-	double		max_avail = 0;
+	char	   *qidx = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA),
+								quote_identifier(index_name));
+	char	   *sql;
+	bool		isnull;
 
 	memset(&shape, 0, sizeof(shape));
 	ou_worker_begin_xact();
-	relid = RangeVarGetRelid(makeRangeVar(OU_BENCH_SCHEMA, pstrdup(index_name), -1),
-							 AccessShareLock, false);
-	rel = relation_open(relid, AccessShareLock);
-	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_rel->relam != BTREE_AM_OID)
-		elog(ERROR, "\"%s\" is not a B-tree index", index_name);
-	nblocks = RelationGetNumberOfBlocks(rel);
-	/* block 0 is the metapage */
-	for (blkno = 1; blkno < nblocks; blkno++)
-	{
-		Buffer		buf;
-		Page		page;
-		BTPageOpaque opaque;
-
-		CHECK_FOR_INTERRUPTS();
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
-		{
-			opaque = OU_BTPageGetOpaque(page);
-			if (P_ISLEAF(opaque) && !P_IGNORE(opaque))
-			{
-				shape.leaf_pages++;
-				free_space += PageGetFreeSpace(page);
-				max_avail += BLCKSZ - (BLCKSZ - ((PageHeader) page)->pd_special + SizeOfPageHeaderData);
-			}
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	shape.index_bytes = (int64) nblocks * BLCKSZ;
-	shape.avg_leaf_density = max_avail > 0 ? 100.0 - free_space / max_avail * 100.0 : 0.0;
-	relation_close(rel, AccessShareLock);
-	FreeAccessStrategy(strategy);
+	sql = psprintf("SELECT s.leaf_pages, s.avg_leaf_density, pg_catalog.pg_relation_size(%s::pg_catalog.regclass)"
+				   " FROM %s.index_shape(%s::pg_catalog.regclass) s",
+				   quote_literal_cstr(qidx), quote_identifier(sh->extschema), quote_literal_cstr(qidx));
+	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not measure index %s", qidx);
+	shape.leaf_pages = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (isnull)
+		shape.leaf_pages = 0;
+	shape.avg_leaf_density = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (isnull || isnan(shape.avg_leaf_density))
+		shape.avg_leaf_density = 0;
+	shape.index_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	ou_worker_end_xact();
 	sh->slots[me].shape = shape;
 }
