@@ -36,13 +36,17 @@ EXTRA_CLEAN = results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 
-ifneq ($(filter test demo,$(MAKECMDGOALS)),)
+ifneq ($(filter test demo meta check-meta,$(MAKECMDGOALS)),)
 # These set up everything themselves (including PostgreSQL): no PGXS needed.
 test:
 	./scripts/test.sh
 demo:
 	./scripts/demo.sh
-.PHONY: test demo
+meta:
+	python3 scripts/meta.py --write $(EXTVERSION)
+check-meta:
+	python3 scripts/meta.py --check $(EXTVERSION)
+.PHONY: test demo meta check-meta
 else
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -62,15 +66,9 @@ print-preload-tests:
 print-preload-limits-tests:
 	@echo $(PRELOAD_LIMITS_TESTS)
 
-meta:
-	sed -i -E 's/("version" *: *")[0-9][^"]*(")/\1$(EXTVERSION)\2/' META.json
-
-check-meta:
-	@test -z "$$(grep -E '"version" *: *"[0-9]' META.json | grep -v '"$(EXTVERSION)"')" || \
-		{ echo "META.json versions differ from $(EXTENSION).control ($(EXTVERSION)): run make meta" >&2; exit 1; }
-
-dist: check-meta
+dist:
+	python3 scripts/meta.py --check $(EXTVERSION)
 	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o $(EXTENSION)-$(EXTVERSION).zip HEAD
 
-.PHONY: installcheck-preload installcheck-preload-limits print-preload-tests print-preload-limits-tests meta check-meta dist
+.PHONY: installcheck-preload installcheck-preload-limits print-preload-tests print-preload-limits-tests dist
 endif

@@ -11,6 +11,20 @@ set -euo pipefail
 cd "$OU_ROOT"
 
 ou_base_deps
+
+# Packaging: META.json agrees with the control file and is a valid PGXN
+# Meta Spec document (pgxn_meta, the PGXN project's validator, from crates.io).
+make -s check-meta
+if command -v cargo >/dev/null; then
+	if [ ! -x "$OU_CACHE/cargo/bin/pgxn_meta" ]; then
+		ou_log "installing pgxn_meta"
+		cargo install -q --locked --root "$OU_CACHE/cargo" pgxn_meta >&2
+	fi
+	"$OU_CACHE/cargo/bin/pgxn_meta" META.json
+else
+	ou_log "cargo not found: META.json not validated"
+fi
+
 if [ -n "${PG_CONFIG:-}" ]; then
 	configs=("$PG_CONFIG")
 else

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# bench/generator_speed.sh -- the generator micro-benchmark of issue 2's speed goal.
+#
+#   bench/generator_speed.sh            (PG_VERSION=18 by default, or PG_CONFIG=...)
+#
+# In ONE session on one throwaway server, times
+#     SELECT count(f) FROM generate_series(1, 1e6)
+# for f = gen_random_uuid(), uuid_time_nextval(), uuid_v7_nextval(),
+# uuid_sequence_nextval('s') (and core uuidv7() on PostgreSQL 18), plus two
+# references: count(1) (the same query with no function: executor and
+# generate_series overhead) and nextval('s') (the sequence alone).  ROUNDS
+# rounds (default 5), the functions interleaved in every round; the median is
+# reported as calls/s and as a ratio to gen_random_uuid().  "net" subtracts the
+# count(1) time, i.e. the cost of the call itself.
+# Goal (issue 2): time and v7 >= 3x gen_random_uuid(), sequence >= 2x (on the
+# plain calls/s of the query above).
+# Knobs: N (default 1000000; the query text uses 1e6 when N = 1000000), ROUNDS,
+# MACHINE_NOTE, KEEP_WORK.
+set -euo pipefail
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$BENCH/../scripts/lib.sh"
+
+N=${N:-1000000}
+ROUNDS=${ROUNDS:-5}
+if [ "$N" = 1000000 ]; then NTEXT=1e6; else NTEXT=$N; fi
+
+if [ -n "${PG_CONFIG:-}" ]; then
+	pg_config=$PG_CONFIG
+else
+	ou_base_deps
+	pg_config=$(ou_fetch_pg "${PG_VERSION:-$OU_DEFAULT_VERSION}")
+fi
+export PATH LD_LIBRARY_PATH
+PATH=$("$pg_config" --bindir):$PATH
+LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+
+ou_log "building and installing ordered_uuid into $("$pg_config" --version)"
+(cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
+	make -s PG_CONFIG="$pg_config" >/dev/null && ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
+
+WORK=$(mktemp -d /tmp/ou_genspeed.XXXXXX)
+chmod 755 "$WORK"
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	ou_server_stop "$pg_config" "$WORK/server"
+	if [ -n "${KEEP_WORK:-}" ]; then ou_log "kept $WORK"; else rm -rf "$WORK"; fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+ou_server_start "$pg_config" "$WORK/server" $((56000 + RANDOM % 900)) "jit=off"
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-Linux}")
+echo "# $("$pg_config" --version), $os, $(nproc) cores${cpu:+ ($cpu)}${MACHINE_NOTE:+, $MACHINE_NOTE}"
+echo "# SELECT count(f) FROM generate_series(1, $NTEXT), $ROUNDS rounds interleaved in one session, median"
+
+psql -qX -v ON_ERROR_STOP=1 -v rounds="$ROUNDS" -v ntext="$NTEXT" -v n="$N" <<'SQL'
+CREATE EXTENSION ordered_uuid;
+CREATE SEQUENCE s;
+CREATE SEQUENCE s_ref;
+CREATE TEMP TABLE f (ord int, expr text, goal numeric);
+INSERT INTO f VALUES
+  (0, '1', NULL),
+  (1, 'gen_random_uuid()', NULL),
+  (2, 'uuid_time_nextval()', 3),
+  (3, 'uuid_v7_nextval()', 3),
+  (4, 'uuid_sequence_nextval(''s'')', 2),
+  (6, 'nextval(''s_ref'')', NULL);
+INSERT INTO f SELECT 5, 'uuidv7()', NULL WHERE current_setting('server_version_num')::int >= 180000;
+CREATE TEMP TABLE t (expr text, round int, seconds float8);
+SELECT set_config('ou.ntext', :'ntext', false), set_config('ou.rounds', :'rounds', false) \g /dev/null
+DO $$
+DECLARE
+  r int;
+  e text;
+  t0 timestamptz;
+BEGIN
+  -- one warm-up call of each, then the timed rounds
+  FOR e IN SELECT expr FROM f ORDER BY ord LOOP
+    EXECUTE format('SELECT count(%s) FROM generate_series(1, 1000)', e);
+  END LOOP;
+  FOR r IN 1 .. current_setting('ou.rounds')::int LOOP
+    FOR e IN SELECT expr FROM f ORDER BY ord LOOP
+      t0 := clock_timestamp();
+      EXECUTE format('SELECT count(%s) FROM generate_series(1, %s)', e, current_setting('ou.ntext'));
+      INSERT INTO t VALUES (e, r, extract(epoch FROM clock_timestamp() - t0));
+    END LOOP;
+  END LOOP;
+END $$;
+\pset footer off
+WITH m AS (
+  SELECT expr, percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS s FROM t GROUP BY expr
+), b AS (
+  SELECT (SELECT s FROM m WHERE expr = '1') AS base,
+         (SELECT s FROM m WHERE expr = 'gen_random_uuid()') AS rnd
+)
+SELECT CASE WHEN f.expr = '1' THEN 'count(1) (no function: baseline)' ELSE f.expr END AS function,
+       round(m.s::numeric, 3) AS median_s,
+       round(:n / m.s) AS calls_per_s,
+       CASE WHEN f.expr <> '1' THEN round((b.rnd / m.s)::numeric, 2) END AS ratio,
+       CASE WHEN f.expr <> '1' THEN round(:n / greatest(m.s - b.base, 1e-6)) END AS net_calls_per_s,
+       CASE WHEN f.expr <> '1' THEN round(((b.rnd - b.base) / greatest(m.s - b.base, 1e-6))::numeric, 2) END AS net_ratio,
+       CASE WHEN f.goal IS NULL THEN ''
+            WHEN b.rnd / m.s >= f.goal THEN format('>= %sx: met', f.goal)
+            ELSE format('>= %sx: NOT met', f.goal) END AS goal
+  FROM f JOIN m USING (expr) CROSS JOIN b
+ ORDER BY f.ord;
+SQL

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""bench/plot.py -- chart an S1 CSV of bench/run.sh.
+
+    bench/plot.py bench/results/s1-pg18.csv [OUT_BASENAME]
+    bench/plot.py --markdown bench/results/s1-pg18.csv   (a table instead)
+
+Draws two panels against table size, one line per generator: rows/s (pgbench
+tps, one row per transaction) and WAL bytes per inserted row.  Writes
+OUT_BASENAME.png and OUT_BASENAME.svg (default: next to the CSV).  The title
+carries the PostgreSQL version, the machine and the settings from the CSV's
+'# ' header lines.
+
+Needs matplotlib: when it is missing, the script makes a virtualenv under
+.cache/plot-venv of the repository, installs matplotlib from PyPI into it and
+re-runs itself there.
+"""
+import csv
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENV = os.path.join(os.environ.get("OU_CACHE", os.path.join(ROOT, ".cache")), "plot-venv")
+
+try:
+    import matplotlib
+except ImportError:
+    if os.environ.get("OU_PLOT_REEXEC"):
+        sys.exit("plot.py: matplotlib is still missing in " + VENV)
+    py = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(py):
+        print("==> installing matplotlib into " + VENV, file=sys.stderr)
+        subprocess.check_call([sys.executable, "-m", "venv", VENV])
+        subprocess.check_call([py, "-m", "pip", "install", "-q", "matplotlib"])
+    os.environ["OU_PLOT_REEXEC"] = "1"
+    os.execv(py, [py] + sys.argv)
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# fixed colours/styles so that every chart reads the same way
+STYLE = {
+    "random": ("tab:red", "o", "gen_random_uuid()"),
+    "time": ("tab:blue", "s", "uuid_time_nextval()"),
+    "sequence": ("tab:green", "^", "uuid_sequence_nextval(seq)"),
+    "v7": ("tab:purple", "D", "uuid_v7_nextval()"),
+    "uuidv7": ("tab:pink", "v", "uuidv7() (core, PG 18)"),
+    "bigint": ("black", "x", "bigint identity"),
+}
+
+
+def read(path):
+    meta, rows = {}, []
+    with open(path, newline="") as f:
+        lines = []
+        for line in f:
+            if line.startswith("# "):
+                key, _, value = line[2:].partition(": ")
+                meta.setdefault(key.strip(), []).append(value.strip())
+            else:
+                lines.append(line)
+    for r in csv.DictReader(lines):
+        rows.append(r)
+    return meta, rows
+
+
+def markdown(rows):
+    """Print rows/s and WAL bytes/row per table size and generator as a markdown table."""
+    gens, sizes, cell = [], [], {}
+    for r in rows:
+        g, step = r["generator"], int(r["step"])
+        if g not in gens:
+            gens.append(g)
+        if step not in sizes:
+            sizes.append(step)
+        cell[(step, g)] = r
+    names = [STYLE.get(g, (None, None, g))[2] for g in gens]
+    print("| rows in table | " + " | ".join(names) + " |")
+    print("|---:|" + "---:|" * len(gens))
+    for step in sizes:
+        first = next(cell[(step, g)] for g in gens if (step, g) in cell)
+        out = []
+        for g in gens:
+            r = cell.get((step, g))
+            out.append("%.0f rows/s, %.0f B/row" % (float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
+                       if r else "")
+        print("| %.2fM | %s |" % (int(first["table_rows"]) / 1e6, " | ".join(out)))
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--markdown":
+        markdown(read(sys.argv[2])[1])
+        return
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    path = sys.argv[1]
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.splitext(path)[0]
+    meta, rows = read(path)
+    if not rows or "rows_per_sec" not in rows[0]:
+        sys.exit("plot.py: %s is not an S1 CSV of bench/run.sh" % path)
+
+    gens = []
+    for r in rows:
+        if r["generator"] not in gens:
+            gens.append(r["generator"])
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.2))
+    for g in gens:
+        pts = sorted((int(r["table_rows"]), float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
+                     for r in rows if r["generator"] == g)
+        colour, marker, label = STYLE.get(g, (None, ".", g))
+        x = [p[0] / 1e6 for p in pts]
+        ax1.plot(x, [p[1] for p in pts], marker=marker, color=colour, label=label)
+        ax2.plot(x, [p[2] for p in pts], marker=marker, color=colour, label=label)
+
+    clients = rows[0]["clients"]
+    seconds = rows[0]["seconds"]
+    ax1.set_title("insert throughput (%s clients, %s s per point)" % (clients, seconds))
+    ax1.set_xlabel("rows already in the table (millions)")
+    ax1.set_ylabel("rows/s (single-row INSERT transactions)")
+    ax1.set_ylim(bottom=0)
+    ax2.set_title("WAL written per inserted row (CHECKPOINT before each point)")
+    ax2.set_xlabel("rows already in the table (millions)")
+    ax2.set_ylabel("WAL bytes per row")
+    ax2.set_ylim(bottom=0)
+    for ax in (ax1, ax2):
+        ax.grid(True, alpha=0.3)
+    ax1.legend(title="primary-key default", fontsize=9)
+
+    server = meta.get("server", ["PostgreSQL ?"])[0].split(" (")[0]
+    machine = meta.get("machine", ["unknown machine"])[0]
+    settings = meta.get("settings", [""])[0]
+    fig.suptitle("ordered_uuid S1 (pgbench): %s -- %s" % (server, machine), fontsize=11)
+    fig.text(0.5, 0.01, settings, ha="center", fontsize=7.5, color="dimgray")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+    for ext in ("png", "svg"):
+        fig.savefig("%s.%s" % (out, ext), dpi=110)
+    print("wrote %s.png and %s.svg" % (out, out))
+
+
+if __name__ == "__main__":
+    main()
