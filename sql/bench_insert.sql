@@ -115,7 +115,7 @@ CREATE FUNCTION bench_sleepy() RETURNS uuid LANGUAGE sql VOLATILE
 	AS 'SELECT gen_random_uuid() FROM pg_sleep(0.02)';
 SELECT generator, split_part(top_wait_events, ' ', 1) AS top_wait_event,
 	   top_wait_events ~ '^(CPU|[A-Za-z]+:[A-Za-z0-9_]+) [0-9.]+%(, (CPU|[A-Za-z]+:[A-Za-z0-9_]+) [0-9.]+%)*$' AS well_formed
-  FROM bench_insert(ARRAY['bench_sleepy()'], 10, clients => 2);
+  FROM bench_insert(ARRAY['bench_sleepy()'], 20, clients => 2);
 DROP FUNCTION bench_sleepy();
 
 -- Argument checks.
@@ -178,6 +178,13 @@ SELECT * FROM bench_leftovers;
 SET ROLE regress_bench_nologin;
 SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 10)$$);
 RESET ROLE;
+SELECT * FROM bench_leftovers;
+
+-- not from inside a security-restricted operation (REFRESH MATERIALIZED VIEW
+-- runs the view's query that way)
+CREATE MATERIALIZED VIEW bench_mv AS SELECT generator FROM bench_insert(ARRAY['bigint'], 10) WITH NO DATA;
+SELECT pg_temp.err('REFRESH MATERIALIZED VIEW bench_mv');
+DROP MATERIALIZED VIEW bench_mv;
 SELECT * FROM bench_leftovers;
 
 DROP FUNCTION bench_peek(), bench_whoami();

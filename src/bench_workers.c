@@ -211,6 +211,15 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, Size text_cap)
 	const char *sp;
 	int			i;
 
+	/*
+	 * Workers are sessions of their own, running as the current user: not
+	 * from inside a security-restricted operation (e.g. a maintenance
+	 * command running the code of a table's owner).
+	 */
+	if (InSecurityRestrictedOperation())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot run %s inside a security-restricted operation", fname)));
 	if (nworkers > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
