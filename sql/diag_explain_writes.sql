@@ -116,6 +116,11 @@ SELECT dblink_disconnect('ew_other');
 SELECT * FROM explain_writes('SELECT 1/0');
 SELECT * FROM explain_writes('INSERT INTO ew_no_such_table VALUES (1)');
 SELECT * FROM explain_writes(NULL);
+-- What SPI cannot run is an error, not an empty answer.
+SELECT * FROM explain_writes('COPY ew_copy FROM STDIN');
+-- one statement only
+SELECT * FROM explain_writes('INSERT INTO ew_mono VALUES (uuid_v7_nextval()); INSERT INTO ew_mono VALUES (uuid_v7_nextval())');
+SELECT * FROM explain_writes('COMMIT');
 -- Inside a transaction block the statement's writes stay in it.
 BEGIN;
 SELECT rows FROM explain_writes('DELETE FROM ew_copy') WHERE kind = 'total';

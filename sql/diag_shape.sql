@@ -46,6 +46,7 @@ SELECT 'after vacuum' AS state, * FROM pg_temp.shape_agrees('sh_k_idx');
 SELECT * FROM index_shape('sh_hash_idx');
 SELECT * FROM index_shape('sh_t');
 SELECT * FROM index_shape(NULL);
+SELECT * FROM index_shape(0);
 CREATE ROLE regress_diag_shape;
 CREATE ROLE regress_diag_scan IN ROLE pg_stat_scan_tables;
 SET ROLE regress_diag_shape;

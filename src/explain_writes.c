@@ -26,6 +26,7 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "parser/parser.h"
 #include "portability/instr_time.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
@@ -144,6 +145,8 @@ explain_writes(PG_FUNCTION_ARGS)
 	Datum		values[OU_EW_COLS];
 	bool		nulls[OU_EW_COLS];
 	int			i;
+	int			ret;
+	int			nstmts;
 
 	ou_check_wal_read_privilege("explain_writes");
 	if (PG_ARGISNULL(0))
@@ -151,6 +154,13 @@ explain_writes(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("statement must not be NULL")));
 	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	/* One statement, as the name says: its writes are what the rows describe. */
+	nstmts = list_length(raw_parser(sql, RAW_PARSE_DEFAULT));
+	if (nstmts > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("explain_writes takes a single statement"),
+				 errdetail("The text holds %d statements.", nstmts)));
 	ou_init_materialized_srf(fcinfo);
 
 	/* On a standby nothing can write WAL: only the total row. */
@@ -167,7 +177,13 @@ explain_writes(PG_FUNCTION_ARGS)
 	memset(&opts, 0, sizeof(opts));
 	opts.read_only = false;
 	opts.dest = None_Receiver;	/* like EXPLAIN ANALYZE: rows are discarded */
-	(void) SPI_execute_extended(sql, &opts);
+	ret = SPI_execute_extended(sql, &opts);
+	if (ret < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("explain_writes cannot run this statement: %s",
+						SPI_result_code_string(ret)),
+				 errhint("Transaction control and COPY FROM STDIN or TO STDOUT cannot be run inside a function.")));
 	nrows = SPI_processed;
 	SPI_finish();
 

@@ -73,7 +73,11 @@ index_shape(PG_FUNCTION_ARGS)
 				 errmsg("permission denied for index_shape"),
 				 errhint("Only superusers, roles with privileges of the \"pg_stat_scan_tables\" role and the index's owner may call it.")));
 
-	rel = relation_open(relid, AccessShareLock);
+	rel = try_relation_open(relid, AccessShareLock);
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
 	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_rel->relam != BTREE_AM_OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),

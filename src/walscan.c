@@ -373,9 +373,9 @@ ou_wal_scan_next(OuWalScan *scan)
 		/* Only records that end at or before end_lsn (pg_walinspect's rule). */
 		if (!XLogRecPtrIsInvalid(scan->end_lsn) && state->EndRecPtr > scan->end_lsn)
 		{
+			/* Not returned: a later call starts again at its (known) start. */
+			scan->next_lsn = state->ReadRecPtr;
 			scan->need_begin = true;
-			if (scan->next_lsn < scan->start_lsn)
-				scan->next_lsn = state->ReadRecPtr;
 			return OU_WAL_END;
 		}
 
