@@ -14,7 +14,10 @@
 # the collector).
 #
 # Prints one line per run and, last, the median of the per-pair ratios
-# tps(on) / tps(off); writes the runs to bench/out/collector_overhead.tsv.
+# tps(on) / tps(off) and the CPU time the collector's worker itself used
+# during the "on" runs (utime + stime from /proc, as % of one core: the cost
+# that throughput noise on a shared machine cannot hide); writes the runs to
+# bench/out/collector_overhead.tsv.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$OU_ROOT"
@@ -34,7 +37,7 @@ port=$((55300 + RANDOM % 500))
 trap 'ou_server_stop "$pg_config" "$dir"; rm -rf "$dir"' EXIT
 mkdir -p bench/out
 out=bench/out/collector_overhead.tsv
-printf 'pair\tcollector\ttps\n' >"$out"
+printf 'pair\tcollector\ttps\tworker_cpu_pct\n' >"$out"
 printf 'INSERT INTO ov (v) VALUES (random());\n' >"$dir/insert.sql"
 common=("synchronous_commit=off" "max_wal_size=2GB" "shared_buffers=256MB")
 
@@ -43,13 +46,27 @@ run() {	# run PAIR on|off
 	[ "$2" = on ] && opts+=("shared_preload_libraries=ordered_uuid")
 	ou_server_stop "$pg_config" "$dir"
 	ou_server_start "$pg_config" "$dir" "$port" "${opts[@]}"
-	psql -qX -c 'DROP TABLE IF EXISTS ov' \
+	psql -qX -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS ov' \
 		-c 'CREATE TABLE ov (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v float8)' \
 		-c 'CHECKPOINT'
-	local tps
+	local tps wpid="" t0=0 t1=0 cpu=""
+	if [ "$2" = on ]; then
+		psql -qX -c 'SET client_min_messages = warning' -c 'CREATE EXTENSION IF NOT EXISTS ordered_uuid'
+		wpid=$(psql -AtqX -c 'SELECT worker_pid FROM collector_info()')
+		t0=$(ou_proc_cpu_ticks "$wpid")
+	fi
 	tps=$(pgbench -n -c "$clients" -j 2 -T "$secs" -f "$dir/insert.sql" 2>&1 |
 		sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -n 1)
-	printf '%s\t%s\t%s\n' "$1" "$2" "$tps" | tee -a "$out"
+	if [ -n "$wpid" ]; then
+		t1=$(ou_proc_cpu_ticks "$wpid")
+		cpu=$(python3 -c "print('%.2f' % (100.0 * ($t1 - $t0) / $(getconf CLK_TCK) / $secs))")
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$tps" "$cpu" | tee -a "$out"
+}
+
+# utime + stime of a process, in clock ticks (/proc/PID/stat fields 14, 15)
+ou_proc_cpu_ticks() {
+	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
 }
 
 for p in $(seq 1 "$pairs"); do
@@ -59,10 +76,15 @@ python3 - "$out" <<'PY'
 import sys, statistics
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
 pairs = {}
-for p, mode, tps in rows:
+cpu = []
+for p, mode, tps, wcpu in rows:
     pairs.setdefault(p, {})[mode] = float(tps)
+    if wcpu:
+        cpu.append(float(wcpu))
 ratios = [v['on'] / v['off'] for v in pairs.values()]
 print('ratios on/off per pair:', ' '.join('%.4f' % r for r in ratios))
 m = statistics.median(ratios)
 print('median tps(on)/tps(off) = %.4f  (throughput change %+.2f%%)' % (m, (m - 1) * 100))
+print('collector worker CPU, %% of one core, per run: %s (median %.2f%%)'
+      % (' '.join('%.2f' % c for c in cpu), statistics.median(cpu)))
 PY

@@ -14,9 +14,10 @@
  *     distinct episodes (pid, waitStart) -- an episode is new when it was
  *     not seen in the previous round --, the most waiters in one round and
  *     the time of the last round that saw one.
- * Each sample stands for the time since the previous round (at most three
- * intervals, so a stalled worker does not inflate a wait); with an
- * unloaded worker that is the interval, so est_time = samples x interval.
+ * Each sample stands for the time since the previous round (at most ten
+ * intervals, so a long stall of the worker does not inflate a wait; a worker
+ * starved of CPU on a busy machine still estimates well); with an unloaded
+ * worker that is the interval, so est_time = samples x interval.
  * Between rounds (every 100 ms, or at once while behind) it follows the WAL
  * for split counts (collector_wal.c), in slices that end at the next
  * sampling deadline.
@@ -144,6 +145,7 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 		OuProfileEntry *pe;
 		bool		found;
 
+		CHECK_FOR_INTERRUPTS();	/* held off under the LWLock: cheap no-op */
 		if (s[i].wait_event_info == 0 && !s[i].active)
 			continue;			/* an idle client between two messages */
 
@@ -275,8 +277,13 @@ ou_collector_main(Datum main_arg)
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 		{
+			int			old_interval = ou_sample_interval;
+
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			/* a new interval takes effect now, not after the old one */
+			if (ou_sample_interval != old_interval)
+				next = GetCurrentTimestamp() + (int64) ou_sample_interval * 1000;
 		}
 		interval_us = (int64) ou_sample_interval * 1000;
 
@@ -288,8 +295,8 @@ ou_collector_main(Datum main_arg)
 
 			/* a sample stands for the time since the previous round */
 			weight = last_round == 0 ? interval_us : now - last_round;
-			if (weight > 3 * interval_us)
-				weight = 3 * interval_us;
+			if (weight > 10 * interval_us)
+				weight = 10 * interval_us;
 			if (weight < 0)
 				weight = 0;
 			last_round = now;

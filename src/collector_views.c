@@ -27,6 +27,7 @@
 #include "commands/dbcommands.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/pg_lsn.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -132,12 +133,21 @@ ou_copy_table(HTAB *htab, Size entrysize, int *count)
 	hash_seq_init(&seq, htab);
 	while ((entry = hash_seq_search(&seq)) != NULL)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (n < cap)
 			memcpy(copy + entrysize * n++, entry, entrysize);
 	}
 	LWLockRelease(ou_shared->lock);
 	*count = n;
 	return copy;
+}
+
+/* a context for one row's values, reset after each row */
+static MemoryContext
+ou_row_context(void)
+{
+	return AllocSetContextCreate(CurrentMemoryContext, "ordered_uuid row",
+								 ALLOCSET_SMALL_SIZES);
 }
 
 /* microseconds as an interval */
@@ -176,11 +186,14 @@ ordered_uuid_wait_profile(PG_FUNCTION_ARGS)
 	OuDbVisibility vis;
 	int			n,
 				i;
+	MemoryContext rowcxt,
+				oldcxt;
 
 	ou_collector_check_loaded();
 	ts = ou_srf_start(fcinfo, &tupdesc);
 	rows = ou_copy_table(ou_profile_htab, sizeof(OuProfileEntry), &n);
 	ou_db_visibility_init(&vis);
+	rowcxt = ou_row_context();
 
 	for (i = 0; i < n; i++)
 	{
@@ -193,6 +206,7 @@ ordered_uuid_wait_profile(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		if (!ou_db_visible(&vis, e->key.dbid))
 			continue;
+		oldcxt = MemoryContextSwitchTo(rowcxt);
 		memset(nulls, 0, sizeof(nulls));
 		nulls[0] = !ou_db_name(e->key.dbid, &values[0]);
 		values[1] = CStringGetTextDatum(e->key.backend_type == B_INVALID ? "unknown" :
@@ -213,7 +227,10 @@ ordered_uuid_wait_profile(PG_FUNCTION_ARGS)
 		values[5] = ou_interval_us(e->time_us);
 		values[6] = ObjectIdGetDatum(e->key.dbid);
 		tuplestore_putvalues(ts, tupdesc, values, nulls);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
 }
 
@@ -233,11 +250,14 @@ ordered_uuid_extend_lock_stats(PG_FUNCTION_ARGS)
 	OuDbVisibility vis;
 	int			n,
 				i;
+	MemoryContext rowcxt,
+				oldcxt;
 
 	ou_collector_check_loaded();
 	ts = ou_srf_start(fcinfo, &tupdesc);
 	rows = ou_copy_table(ou_extend_htab, sizeof(OuExtendEntry), &n);
 	ou_db_visibility_init(&vis);
+	rowcxt = ou_row_context();
 
 	for (i = 0; i < n; i++)
 	{
@@ -248,6 +268,7 @@ ordered_uuid_extend_lock_stats(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		if (!ou_db_visible(&vis, e->key.dbid))
 			continue;
+		oldcxt = MemoryContextSwitchTo(rowcxt);
 		memset(nulls, 0, sizeof(nulls));
 		if (e->key.dbid == MyDatabaseId &&
 			SearchSysCacheExists1(RELOID, ObjectIdGetDatum(e->key.relid)))
@@ -263,7 +284,10 @@ ordered_uuid_extend_lock_stats(PG_FUNCTION_ARGS)
 		values[7] = ObjectIdGetDatum(e->key.dbid);
 		values[8] = ObjectIdGetDatum(e->key.relid);
 		tuplestore_putvalues(ts, tupdesc, values, nulls);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
 }
 
@@ -283,11 +307,14 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 	OuDbVisibility vis;
 	int			n,
 				i;
+	MemoryContext rowcxt,
+				oldcxt;
 
 	ou_collector_check_loaded();
 	ts = ou_srf_start(fcinfo, &tupdesc);
 	rows = ou_copy_table(ou_split_htab, sizeof(OuSplitEntry), &n);
 	ou_db_visibility_init(&vis);
+	rowcxt = ou_row_context();
 
 	for (i = 0; i < n; i++)
 	{
@@ -299,6 +326,7 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		if (!ou_db_visible(&vis, e->key.dbid))
 			continue;
+		oldcxt = MemoryContextSwitchTo(rowcxt);
 		memset(nulls, 0, sizeof(nulls));
 		if (e->key.dbid == MyDatabaseId)
 		{
@@ -321,7 +349,10 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 		values[6] = ObjectIdGetDatum(e->key.spcid);
 		values[7] = ObjectIdGetDatum(e->key.relfilenode);
 		tuplestore_putvalues(ts, tupdesc, values, nulls);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
 }
 
@@ -387,7 +418,10 @@ ou_clear_table(HTAB *htab)
 
 	hash_seq_init(&seq, htab);
 	while ((entry = hash_seq_search(&seq)) != NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
 		(void) hash_search(htab, entry, HASH_REMOVE, NULL);
+	}
 }
 
 /*

@@ -39,17 +39,21 @@ static uint64 ou_scan_records_reported = 0;
 
 /*
  * ou_splits_follow_stop
- *		Close the scan (ordered_uuid.track_splits turned off).
+ *		Close the scan (ordered_uuid.track_splits turned off): the splits
+ *		made while it is off are not counted.
  */
 void
 ou_splits_follow_stop(void)
 {
-	if (ou_wal_cxt != NULL)
-	{
-		MemoryContextDelete(ou_wal_cxt);
-		ou_wal_cxt = NULL;
-	}
+	if (ou_wal_cxt == NULL)
+		return;
+	MemoryContextDelete(ou_wal_cxt);
+	ou_wal_cxt = NULL;
 	ou_scan = NULL;
+	/* when turned on again, start afresh at the flush position */
+	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	ou_shared->wal_reached = InvalidXLogRecPtr;
+	LWLockRelease(ou_shared->lock);
 }
 
 /*
@@ -67,7 +71,10 @@ ou_splits_flush(HTAB *local)
 	while ((l = hash_seq_search(&seq)) != NULL)
 	{
 		bool		found;
-		OuSplitEntry *e = hash_search(ou_split_htab, &l->key, HASH_ENTER_NULL, &found);
+		OuSplitEntry *e;
+
+		CHECK_FOR_INTERRUPTS();
+		e = hash_search(ou_split_htab, &l->key, HASH_ENTER_NULL, &found);
 
 		if (e == NULL)
 		{

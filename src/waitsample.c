@@ -202,6 +202,7 @@ ou_sample_all(OuWaitSample *out, int max)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
 
+		CHECK_FOR_INTERRUPTS();
 		if (proc == MyProc)
 			continue;
 		if (ou_sample_proc(proc, &out[n]))
