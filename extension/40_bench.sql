@@ -27,6 +27,7 @@ CREATE TYPE bench_insert_result AS (
 	avg_leaf_density float8,
 	blks_dirtied_per_row float8,
 	blks_written_per_row float8,
+	top_wait_events text,
 	kept_table text
 );
 
@@ -45,3 +46,54 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) IS
 'S1: inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density';
+
+CREATE TYPE bench_bulk_load_result AS (
+	clients int,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	mb_per_sec float8,
+	extend_waits bigint,
+	extend_wait_time interval,
+	samples bigint,
+	top_wait_events text,
+	kept_table text
+);
+
+CREATE FUNCTION bench_bulk_load(
+	clients int DEFAULT 8,
+	rows_per_client bigint DEFAULT 200000,
+	row_bytes int DEFAULT 455,
+	keep bool DEFAULT false)
+RETURNS bench_bulk_load_result
+AS 'MODULE_PATHNAME', 'bench_bulk_load'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_bulk_load(int, bigint, int, bool) IS
+'S2: concurrent COPY-like batches into one unindexed table; rows/s, MB/s, relation extension lock waits and the top wait events, sampled by the leader';
+
+CREATE TYPE bench_multi_table_result AS (
+	tables int,
+	clients int,
+	unlogged bool,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	samples bigint,
+	top_wait_events text,
+	kept_tables text
+);
+
+CREATE FUNCTION bench_multi_table(
+	tables int DEFAULT 128,
+	clients int DEFAULT 8,
+	rows bigint DEFAULT 200000,
+	unlogged bool DEFAULT false,
+	keep bool DEFAULT false)
+RETURNS bench_multi_table_result
+AS 'MODULE_PATHNAME', 'bench_multi_table'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
+'S3: single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader';

@@ -34,7 +34,7 @@
 
 PG_FUNCTION_INFO_V1(bench_insert);
 
-#define OU_BENCH_INSERT_COLS	12
+#define OU_BENCH_INSERT_COLS	13
 
 /*
  * ou_replace_seq
@@ -219,6 +219,7 @@ bench_insert(PG_FUNCTION_ARGS)
 			OuBenchIndexShape before;
 			OuBenchIndexShape after;
 			OuBenchResult r;
+			OuSampler  *sampler;
 			int64		splits;
 			Datum		values[OU_BENCH_INSERT_COLS];
 			bool		nulls[OU_BENCH_INSERT_COLS];
@@ -257,7 +258,8 @@ bench_insert(PG_FUNCTION_ARGS)
 			ou_bench_prepare(run, list_make1(psprintf("INSERT INTO %s DEFAULT VALUES", qtbl)), false);
 
 			ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
-			r = ou_bench_exec(run, rows, 1, rows_per_xact, NULL, NULL, 0);
+			sampler = ou_sampler_create();
+			r = ou_bench_exec(run, rows, 1, rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
 
 			ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
 			after = ou_bench_measure(run, psprintf("%s_pkey", tbl));
@@ -283,10 +285,11 @@ bench_insert(PG_FUNCTION_ARGS)
 			values[8] = Float8GetDatum(after.avg_leaf_density);
 			values[9] = Float8GetDatum((double) r.blks_dirtied / r.rows);
 			values[10] = Float8GetDatum((double) r.blks_written / r.rows);
+			values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
 			if (keep)
-				values[11] = CStringGetTextDatum(qtbl);
+				values[12] = CStringGetTextDatum(qtbl);
 			else
-				nulls[11] = true;
+				nulls[12] = true;
 			MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 			tuplestore_putvalues(tupstore, tupdesc, values, nulls);
 			MemoryContextSwitchTo(oldcxt);

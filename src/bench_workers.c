@@ -22,7 +22,8 @@
  *	 PREPARE  every worker prepares the statements it will loop over
  *	 RUN	  every worker loops over its share of the rows, committing every
  *			  per_xact executions; all start when the command is broadcast
- *	 MEASURE  worker 0 walks a B-tree index (leaf pages, leaf density)
+ *	 MEASURE  worker 0 measures a B-tree index (index_shape(): leaf pages,
+ *			  leaf density)
  *	 DROP	  worker 0 drops the run's scratch objects
  *	 EXIT	  every worker exits
  *
@@ -40,27 +41,23 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #define OU_COMPAT_BENCH
 #include "compat.h"
 
-#include "access/genam.h"
-#include "access/relation.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_class.h"
-#include "catalog/pg_am_d.h"
 #include "catalog/pg_type_d.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
-#include "nodes/makefuncs.h"
 #include "pgstat.h"
 #include "port/atomics.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/bgwriter.h"
 #include "access/xlog.h"
-#include "storage/bufmgr.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
@@ -72,7 +69,6 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
@@ -112,6 +108,8 @@ typedef struct OuBenchSlot
 	pg_atomic_uint32 done_seq;	/* last command this worker completed */
 	pg_atomic_uint64 rows_done; /* rows inserted by the current RUN */
 	int			pid;			/* set once connected */
+	PGPROC	   *proc;			/* its PGPROC, set once connected */
+	bool		running;		/* inside the loop of a RUN */
 	bool		failed;			/* an error is in err* */
 	int			sqlerrcode;
 	char		errmsg[OU_ERRLEN];
@@ -142,6 +140,7 @@ typedef struct OuBenchShared
 	int			per_xact;		/* RUN: executions per transaction */
 	TimestampTz go_time;		/* RUN: when the command was broadcast */
 	char		search_path[OU_SEARCH_PATH_LEN];
+	char		extschema[NAMEDATALEN]; /* the extension's schema */
 	char		fname[NAMEDATALEN];
 	OuBenchSlot slots[FLEXIBLE_ARRAY_MEMBER];
 } OuBenchShared;
@@ -212,6 +211,15 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, Size text_cap)
 	const char *sp;
 	int			i;
 
+	/*
+	 * Workers are sessions of their own, running as the current user: not
+	 * from inside a security-restricted operation (e.g. a maintenance
+	 * command running the code of a table's owner).
+	 */
+	if (InSecurityRestrictedOperation())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot run %s inside a security-restricted operation", fname)));
 	if (nworkers > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -254,10 +262,11 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, Size text_cap)
 	pg_atomic_init_u32(&sh->cmd_seq, 0);
 	pg_atomic_init_u32(&sh->abort, 0);
 	strlcpy(sh->fname, fname, NAMEDATALEN);
+	strlcpy(sh->extschema, get_namespace_name(get_func_namespace(fn_oid)), NAMEDATALEN);
 	sp = GetConfigOption("search_path", false, false);
 	snprintf(sh->search_path, OU_SEARCH_PATH_LEN, "%s%s%s",
 			 sp ? sp : "", (sp && *sp) ? ", " : "",
-			 quote_identifier(get_namespace_name(get_func_namespace(fn_oid))));
+			 quote_identifier(sh->extschema));
 	for (i = 0; i < nworkers; i++)
 	{
 		pg_atomic_init_u32(&sh->slots[i].done_seq, 0);
@@ -584,21 +593,28 @@ ou_bench_drop(OuBenchRun *run, const char *prefix)
 }
 
 /*
- * ou_bench_worker_pids
- *		The pids of the run's workers that are running (for sampling).
+ * ou_bench_running_procs
+ *		The PGPROCs and pids of the workers that are inside the loop of the
+ *		current RUN (for the leader's wait sampling; workers that finished
+ *		their share and wait for the others are left out).  The caller
+ *		checks that a sample's pid matches.
  */
 int
-ou_bench_worker_pids(OuBenchRun *run, int *pids, int max)
+ou_bench_running_procs(OuBenchRun *run, PGPROC **procs, int *pids, int max)
 {
 	int			n = 0;
 	int			i;
 
 	for (i = 0; i < run->nworkers && n < max; i++)
 	{
-		pid_t		pid;
+		OuBenchSlot *slot = &run->sh->slots[i];
 
-		if (GetBackgroundWorkerPid(run->handles[i], &pid) == BGWH_STARTED)
-			pids[n++] = (int) pid;
+		if (!slot->running || slot->proc == NULL)
+			continue;
+		pg_read_barrier();
+		procs[n] = slot->proc;
+		pids[n] = slot->pid;
+		n++;
 	}
 	return n;
 }
@@ -920,6 +936,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 		elog(ERROR, "benchmark worker has no prepared statements");
 	snprintf(activity, sizeof(activity), "%s: inserting " INT64_FORMAT " rows", sh->fname, my_rows);
 	pgstat_report_activity(STATE_RUNNING, activity);
+	slot->running = true;
 
 	while (done < my_rows)
 	{
@@ -947,6 +964,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 		}
 		ou_worker_end_xact();
 	}
+	slot->running = false;
 	slot->finished = GetCurrentTimestamp();
 	memset(&slot->wal, 0, sizeof(slot->wal));
 	memset(&slot->buf, 0, sizeof(slot->buf));
@@ -957,59 +975,34 @@ ou_worker_run(OuBenchShared *sh, int me)
 
 /*
  * ou_worker_measure
- *		Walk every page of a B-tree index: leaf pages and average leaf
- *		density, computed as pgstattuple's pgstatindex() does (free space
- *		over the usable space of non-deleted leaf pages).  On an index that
- *		only ever had inserts, leaf pages - 1 is exactly the number of leaf
- *		splits (no page was ever deleted).
+ *		Leaf pages, average leaf density (index_shape(), index_shape.c: the
+ *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
+ *		index.  On an index that only ever had inserts, leaf pages - 1 is
+ *		exactly the number of leaf splits (no page was ever deleted).
  */
 static void
 ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 {
 	OuBenchIndexShape shape;
-	Oid			relid;
-	Relation	rel;
-	BlockNumber nblocks;
-	BlockNumber blkno;
-	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
-	double		free_space = 0;
-	double		max_avail = 0;
+	char	   *qidx = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA),
+								quote_identifier(index_name));
+	char	   *sql;
+	bool		isnull;
 
 	memset(&shape, 0, sizeof(shape));
 	ou_worker_begin_xact();
-	relid = RangeVarGetRelid(makeRangeVar(OU_BENCH_SCHEMA, pstrdup(index_name), -1),
-							 AccessShareLock, false);
-	rel = relation_open(relid, AccessShareLock);
-	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_rel->relam != BTREE_AM_OID)
-		elog(ERROR, "\"%s\" is not a B-tree index", index_name);
-	nblocks = RelationGetNumberOfBlocks(rel);
-	/* block 0 is the metapage */
-	for (blkno = 1; blkno < nblocks; blkno++)
-	{
-		Buffer		buf;
-		Page		page;
-		BTPageOpaque opaque;
-
-		CHECK_FOR_INTERRUPTS();
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
-		{
-			opaque = OU_BTPageGetOpaque(page);
-			if (P_ISLEAF(opaque) && !P_IGNORE(opaque))
-			{
-				shape.leaf_pages++;
-				free_space += PageGetFreeSpace(page);
-				max_avail += BLCKSZ - (BLCKSZ - ((PageHeader) page)->pd_special + SizeOfPageHeaderData);
-			}
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	shape.index_bytes = (int64) nblocks * BLCKSZ;
-	shape.avg_leaf_density = max_avail > 0 ? 100.0 - free_space / max_avail * 100.0 : 0.0;
-	relation_close(rel, AccessShareLock);
-	FreeAccessStrategy(strategy);
+	sql = psprintf("SELECT s.leaf_pages, s.avg_leaf_density, pg_catalog.pg_relation_size(%s::pg_catalog.regclass)"
+				   " FROM %s.index_shape(%s::pg_catalog.regclass) s",
+				   quote_literal_cstr(qidx), quote_identifier(sh->extschema), quote_literal_cstr(qidx));
+	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not measure index %s", qidx);
+	shape.leaf_pages = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (isnull)
+		shape.leaf_pages = 0;
+	shape.avg_leaf_density = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (isnull || isnan(shape.avg_leaf_density))
+		shape.avg_leaf_density = 0;
+	shape.index_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	ou_worker_end_xact();
 	sh->slots[me].shape = shape;
 }
@@ -1084,6 +1077,20 @@ ou_worker_store_error(OuBenchShared *sh, OuBenchSlot *slot, ErrorData *edata)
 }
 
 /*
+ * ou_worker_before_exit
+ *		before_shmem_exit callback of a worker: leave the condition variable
+ *		(which lives in the run's DSM segment) while the segment is still
+ *		mapped.  Without it, a worker terminated while waiting for a command
+ *		crashes on PG 14/15, whose ProcKill cancels the sleep after the
+ *		segment was detached.
+ */
+static void
+ou_worker_before_exit(int code, Datum arg)
+{
+	ConditionVariableCancelSleep();
+}
+
+/*
  * ou_bench_worker_main
  *		Entry point of a benchmark worker: connect as the run's role, then
  *		execute the leader's commands until EXIT or abort.
@@ -1107,6 +1114,7 @@ ou_bench_worker_main(Datum main_arg)
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)
 		proc_exit(0);			/* the leader is gone already */
+	before_shmem_exit(ou_worker_before_exit, (Datum) 0);
 	toc = shm_toc_attach(OU_BENCH_MAGIC, dsm_segment_address(seg));
 	if (toc == NULL)
 		ereport(ERROR,
@@ -1120,6 +1128,8 @@ ou_bench_worker_main(Datum main_arg)
 
 	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->roleid, 0);
 	SetConfigOption("search_path", sh->search_path, PGC_USERSET, PGC_S_SESSION);
+	slot->proc = MyProc;
+	pg_write_barrier();
 	slot->pid = MyProcPid;
 	pgstat_report_activity(STATE_IDLE, NULL);
 

@@ -226,21 +226,17 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 /*
  * Benchmarks (bench_*.c).
  *
- * OU_BTPageGetOpaque: BTPageGetOpaque() appeared in PG 15.
  * OU_MAY_CHECKPOINT(): may the current user run CHECKPOINT (pg_checkpoint is
  * PG 15+; before that, superuser only).
  */
 #ifdef OU_COMPAT_BENCH
-#include "access/nbtree.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #if PG_VERSION_NUM >= 150000
 #include "catalog/pg_authid_d.h"
-#define OU_BTPageGetOpaque(page) BTPageGetOpaque(page)
 #define OU_MAY_CHECKPOINT() \
 	(superuser() || has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
 #else
-#define OU_BTPageGetOpaque(page) ((BTPageOpaque) PageGetSpecialPointer(page))
 #define OU_MAY_CHECKPOINT() superuser()
 #endif
 #endif							/* OU_COMPAT_BENCH */

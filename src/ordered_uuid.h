@@ -193,10 +193,42 @@ extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_nam
 extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
 extern void ou_bench_finish(OuBenchRun *run);
 extern void ou_bench_abort(OuBenchRun *run);
-extern int	ou_bench_worker_pids(OuBenchRun *run, int *pids, int max);
+extern int	ou_bench_running_procs(OuBenchRun *run, struct PGPROC **procs, int *pids,
+								   int max);
 extern void ou_bench_checkpoint(const char *fname);
 extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
 							  int64 min, int64 max);
 extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
+
+/* bench_sample.c: the wait-event profile of a run, sampled by the leader */
+#define OU_SAMPLE_MS		10	/* sampling period, milliseconds */
+#define OU_MAX_EVENTS		64	/* distinct wait events kept; more are "other" */
+#define OU_MAX_SAMPLED		1024	/* most workers sampled */
+
+typedef struct OuWaitTally
+{
+	uint32		wait_event_info;	/* 0 = on CPU */
+	int64		samples;
+	double		seconds;
+} OuWaitTally;
+
+/* what the leader's sampling found */
+typedef struct OuSampler
+{
+	int			nevents;
+	OuWaitTally events[OU_MAX_EVENTS + 1];	/* last one: "other" */
+	int64		samples;
+	double		seconds;
+	int64		extend_waits;	/* distinct (pid, wait start) episodes */
+	double		extend_seconds;
+	TimestampTz last;
+	int			last_pid[OU_MAX_SAMPLED];	/* per worker slot order */
+	TimestampTz last_start[OU_MAX_SAMPLED];
+	bool		last_extend[OU_MAX_SAMPLED];
+} OuSampler;
+
+extern OuSampler *ou_sampler_create(void);
+extern void ou_sampler_sample(OuBenchRun *run, void *arg);
+extern char *ou_sampler_top(OuSampler *s);
 
 #endif							/* ORDERED_UUID_H */

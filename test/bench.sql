@@ -2,7 +2,7 @@
 -- (DESIGN section 4): signatures, defaults, result columns, labels,
 -- comments, privileges and the scratch schema.
 BEGIN;
-SELECT plan(16);
+SELECT plan(26);
 
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
@@ -18,7 +18,8 @@ SELECT is(
 	'generator text, rows bigint, seconds double precision, rows_per_sec double precision, '
 	'wal_bytes_per_row double precision, fpi_per_row double precision, '
 	'leaf_splits_per_1k double precision, index_bytes bigint, avg_leaf_density double precision, '
-	'blks_dirtied_per_row double precision, blks_written_per_row double precision, kept_table text',
+	'blks_dirtied_per_row double precision, blks_written_per_row double precision, top_wait_events text, '
+	'kept_table text',
 	'bench_insert result columns');
 SELECT function_returns('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean'], 'setof bench_insert_result');
@@ -27,6 +28,37 @@ SELECT volatility_is('bench_insert',
 SELECT isnt_strict('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
 
+SELECT has_function('bench_bulk_load', ARRAY['integer', 'bigint', 'integer', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_bulk_load(int, bigint, int, bool)'::regprocedure),
+	'clients integer DEFAULT 8, rows_per_client bigint DEFAULT 200000, row_bytes integer DEFAULT 455, '
+	'keep boolean DEFAULT false',
+	'bench_bulk_load arguments and defaults');
+SELECT function_returns('bench_bulk_load', ARRAY['integer', 'bigint', 'integer', 'boolean'],
+	'bench_bulk_load_result');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_bulk_load_result'::regclass AND attnum > 0),
+	'clients integer, rows bigint, seconds double precision, rows_per_sec double precision, '
+	'mb_per_sec double precision, extend_waits bigint, extend_wait_time interval, samples bigint, '
+	'top_wait_events text, kept_table text',
+	'bench_bulk_load result columns');
+SELECT has_function('bench_multi_table', ARRAY['integer', 'integer', 'bigint', 'boolean', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_multi_table(int, int, bigint, bool, bool)'::regprocedure),
+	'tables integer DEFAULT 128, clients integer DEFAULT 8, rows bigint DEFAULT 200000, '
+	'unlogged boolean DEFAULT false, keep boolean DEFAULT false',
+	'bench_multi_table arguments and defaults');
+SELECT function_returns('bench_multi_table', ARRAY['integer', 'integer', 'bigint', 'boolean', 'boolean'],
+	'bench_multi_table_result');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_multi_table_result'::regclass AND attnum > 0),
+	'tables integer, clients integer, unlogged boolean, rows bigint, seconds double precision, '
+	'rows_per_sec double precision, wal_bytes_per_row double precision, samples bigint, '
+	'top_wait_events text, kept_tables text',
+	'bench_multi_table result columns');
+SELECT volatility_is('bench_bulk_load', ARRAY['integer', 'bigint', 'integer', 'boolean'], 'volatile');
+SELECT volatility_is('bench_multi_table', ARRAY['integer', 'integer', 'bigint', 'boolean', 'boolean'], 'volatile');
+
 -- Every benchmark function: PARALLEL UNSAFE, not SECURITY DEFINER, commented,
 -- no SET clause that would change the caller's search_path.
 SELECT is(
@@ -34,7 +66,7 @@ SELECT is(
 					   ORDER BY p.proname COLLATE "C")
 	   FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
-	'bench_insert:u:false',
+	'bench_bulk_load:u:false bench_insert:u:false bench_multi_table:u:false',
 	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
 SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
@@ -45,8 +77,10 @@ SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%' AND p.proconfig IS NOT NULL
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
 	0, 'benchmark functions keep the caller''s settings');
-SELECT ok(has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE'),
-	'anyone may run bench_insert (it runs with the caller''s privileges)');
+SELECT ok(has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE')
+		  AND has_function_privilege('public', 'bench_bulk_load(int, bigint, int, bool)', 'EXECUTE')
+		  AND has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE'),
+	'anyone may run the benchmarks (they run with the caller''s privileges)');
 
 -- The scratch schema belongs to the extension, not to a user.
 SELECT has_schema('ordered_uuid_bench');

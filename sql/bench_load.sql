@@ -1,0 +1,118 @@
+--
+-- bench_bulk_load (S2) and bench_multi_table (S3): structure and invariants
+-- with tiny sizes, never timings.  Independent checks: row counts and row
+-- sizes of kept tables, relpersistence, the catalog for leftovers.
+--
+CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+CREATE VIEW bench_leftovers AS
+SELECT (SELECT count(*) FROM pg_class
+		 WHERE relnamespace = 'ordered_uuid_bench'::regnamespace) AS scratch_relations,
+	   (SELECT count(*) FROM pg_stat_activity
+		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
+-- a wait profile: "Type:Event n.n%, ..." (empty when no sample was taken)
+CREATE FUNCTION pg_temp.profile_ok(p text) RETURNS bool LANGUAGE sql AS $$
+	SELECT p ~ '^((CPU|[A-Za-z]+:[A-Za-z0-9_]+|other) [0-9.]+%(, |$))*$'
+$$;
+
+-- S2: bulk load into one unindexed table.
+SELECT clients, rows, seconds > 0 AS timed, rows_per_sec > 0 AS rate, mb_per_sec > 0 AS mb,
+	   extend_waits >= 0 AS waits, extend_wait_time >= '0' AS wait_time, samples >= 0 AS samples,
+	   pg_temp.profile_ok(top_wait_events) AS profile, kept_table IS NULL AS dropped
+  FROM bench_bulk_load(clients => 2, rows_per_client => 2500);
+SELECT * FROM bench_leftovers;
+-- kept: every row is there, each row_bytes bytes (uncompressed, not toasted)
+CREATE TEMP TABLE kept AS SELECT * FROM bench_bulk_load(3, 1001, 455, keep => true);
+SELECT rows FROM kept;
+DO $$
+DECLARE
+	k record;
+	r record;
+BEGIN
+	SELECT * INTO k FROM kept;
+	EXECUTE format('SELECT count(*) AS n, count(DISTINCT id) AS ids, min(pg_column_size(t.*)) AS minsz,
+						   max(pg_column_size(t.*)) AS maxsz FROM %s t', k.kept_table) INTO r;
+	RAISE NOTICE 'rows %, distinct ids % (ids restart with each batch), row size % .. % bytes', r.n, r.ids, r.minsz, r.maxsz;
+	EXECUTE format('DROP TABLE %s', k.kept_table);
+END $$;
+DROP TABLE kept;
+SELECT rows FROM bench_bulk_load(1, 10, 40);
+SELECT rows FROM bench_bulk_load(1, 10, 8000);
+SELECT * FROM bench_leftovers;
+
+-- S3: single-row transactions over many tables, logged and unlogged.
+CREATE TEMP TABLE s3 AS
+SELECT * FROM bench_multi_table(tables => 5, clients => 2, rows => 100)
+UNION ALL
+SELECT * FROM bench_multi_table(tables => 5, clients => 2, rows => 100, unlogged => true);
+SELECT tables, clients, unlogged, rows, rows_per_sec > 0 AS rate, samples >= 0 AS samples,
+	   pg_temp.profile_ok(top_wait_events) AS profile, kept_tables IS NULL AS dropped
+  FROM s3 ORDER BY unlogged;
+-- unlogged tables write only commit records
+SELECT (SELECT wal_bytes_per_row FROM s3 WHERE unlogged) <
+	   (SELECT wal_bytes_per_row FROM s3 WHERE NOT unlogged) / 2 AS unlogged_writes_less_wal;
+SELECT * FROM bench_leftovers;
+-- kept: the rows are spread evenly over the tables, which are unlogged
+CREATE TEMP TABLE kept AS SELECT * FROM bench_multi_table(4, 2, 101, unlogged => true, keep => true);
+SELECT c.relname ~ '_t[1-4]$' AS named, c.relpersistence,
+	   (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname),
+											false, true, '')))[1]::text::int AS rows
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname = 'ordered_uuid_bench' ORDER BY c.relname COLLATE "C";
+DO $$
+DECLARE t record;
+BEGIN
+	FOR t IN SELECT c.oid::regclass AS rel FROM pg_class c
+			  WHERE c.relnamespace = 'ordered_uuid_bench'::regnamespace LOOP
+		EXECUTE format('DROP TABLE %s', t.rel);
+	END LOOP;
+END $$;
+DROP TABLE kept, s3;
+
+-- Cancel stops the workers and drops the tables.
+SET statement_timeout = '1s';
+SELECT * FROM bench_bulk_load(2, 1000000000);
+SELECT * FROM bench_multi_table(10, 2, 1000000000);
+RESET statement_timeout;
+SELECT * FROM bench_leftovers;
+
+-- Argument checks.
+SELECT pg_temp.err('SELECT bench_bulk_load(clients => 0)');
+SELECT pg_temp.err('SELECT bench_bulk_load(rows_per_client => 0)');
+SELECT pg_temp.err('SELECT bench_bulk_load(row_bytes => 39)');
+SELECT pg_temp.err('SELECT bench_bulk_load(row_bytes => 8001)');
+SELECT pg_temp.err('SELECT bench_bulk_load(clients => NULL)');
+SELECT pg_temp.err('SELECT bench_bulk_load(rows_per_client => NULL)');
+SELECT pg_temp.err('SELECT bench_bulk_load(row_bytes => NULL)');
+SELECT pg_temp.err('SELECT bench_bulk_load(keep => NULL)');
+SELECT pg_temp.err('SELECT bench_bulk_load(clients => 2, rows_per_client => 9223372036854775807)');
+SELECT pg_temp.err('SELECT bench_multi_table(tables => 0)');
+SELECT pg_temp.err('SELECT bench_multi_table(tables => 10001)');
+SELECT pg_temp.err('SELECT bench_multi_table(clients => 0)');
+SELECT pg_temp.err('SELECT bench_multi_table(rows => 0)');
+SELECT pg_temp.err('SELECT bench_multi_table(tables => NULL)');
+SELECT pg_temp.err('SELECT bench_multi_table(clients => NULL)');
+SELECT pg_temp.err('SELECT bench_multi_table(rows => NULL)');
+SELECT pg_temp.err('SELECT bench_multi_table(unlogged => NULL)');
+SELECT pg_temp.err('SELECT bench_multi_table(keep => NULL)');
+SELECT pg_temp.err(format('SELECT bench_bulk_load(clients => %s)',
+						  current_setting('max_worker_processes')::int + 1));
+SELECT pg_temp.err(format('SELECT bench_multi_table(clients => %s)',
+						  current_setting('max_worker_processes')));
+SELECT * FROM bench_leftovers;
+
+-- A role without CREATE on the scratch schema gets permission denied.
+CREATE ROLE regress_bench_bob LOGIN;
+REVOKE CREATE ON SCHEMA ordered_uuid_bench FROM PUBLIC;
+SET ROLE regress_bench_bob;
+SELECT pg_temp.err('SELECT bench_multi_table(2, 1, 10)');
+RESET ROLE;
+GRANT CREATE ON SCHEMA ordered_uuid_bench TO PUBLIC;
+DROP ROLE regress_bench_bob;
+SELECT * FROM bench_leftovers;
+DROP VIEW bench_leftovers;
