@@ -187,6 +187,19 @@ SELECT pg_temp.err('REFRESH MATERIALIZED VIEW bench_mv');
 DROP MATERIALIZED VIEW bench_mv;
 SELECT * FROM bench_leftovers;
 
+-- The default generators always mean this extension's functions: a function
+-- of the same name that another schema puts earlier on the caller's
+-- search_path is never called by the workers.
+CREATE SCHEMA bench_shadow;
+CREATE FUNCTION bench_shadow.uuid_v7_nextval() RETURNS uuid LANGUAGE plpgsql AS
+$$ BEGIN RAISE EXCEPTION 'the shadowing function was called'; END $$;
+SET search_path = bench_shadow, public;
+SELECT generator, rows FROM bench_insert(ARRAY['uuid_v7_nextval()'], 10);
+RESET search_path;
+DROP FUNCTION bench_shadow.uuid_v7_nextval();
+DROP SCHEMA bench_shadow;
+SELECT * FROM bench_leftovers;
+
 DROP FUNCTION bench_peek(), bench_whoami();
 DROP TABLE bench_secret, bench_who;
 DROP ROLE regress_bench_alice, regress_bench_nologin;

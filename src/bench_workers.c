@@ -9,9 +9,11 @@
  * anything it created there would be invisible to other sessions until the
  * caller commits.  So all benchmark SQL, even with one client, runs in
  * dynamic background workers connected to the caller's database AS THE
- * CALLING ROLE (GetUserId()), with the caller's search_path (plus the
- * extension's schema at the end): generator expressions run with exactly the
- * caller's privileges.
+ * CALLING ROLE (GetUserId()), with the caller's search_path behind
+ * pg_catalog and the extension's schema: generator expressions run with
+ * exactly the caller's privileges, and the default generators (unqualified
+ * names of our functions) always mean ours, never a same-named function that
+ * another role created in a schema earlier on the caller's path.
  *
  * One run = one DSM segment (shm_toc: a shared header with a slot per worker,
  * and a text area for SQL) and a fixed set of workers, registered together
@@ -193,8 +195,8 @@ static void ou_bench_drop_prefix(const char *prefix);
  *		calling role.  Fails before anything is created when the worker
  *		slots do not suffice.
  *
- * fn_oid is the calling SQL function (its schema is the extension's, added
- * at the end of the workers' search_path); text_cap is the size of the text
+ * fn_oid is the calling SQL function (its schema is the extension's, put
+ * right after pg_catalog on the workers' search_path); text_cap is the size of the text
  * area for SQL statements.
  */
 OuBenchRun *
@@ -264,9 +266,14 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, Size text_cap)
 	strlcpy(sh->fname, fname, NAMEDATALEN);
 	strlcpy(sh->extschema, get_namespace_name(get_func_namespace(fn_oid)), NAMEDATALEN);
 	sp = GetConfigOption("search_path", false, false);
-	snprintf(sh->search_path, OU_SEARCH_PATH_LEN, "%s%s%s",
-			 sp ? sp : "", (sp && *sp) ? ", " : "",
-			 quote_identifier(sh->extschema));
+	if (snprintf(sh->search_path, OU_SEARCH_PATH_LEN, "pg_catalog, %s%s%s",
+				 quote_identifier(sh->extschema), (sp && *sp) ? ", " : "",
+				 sp ? sp : "") >= OU_SEARCH_PATH_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("search_path is too long for a benchmark run"),
+				 errdetail("The workers' search_path (pg_catalog, the extension's schema, then the caller's) must fit in %d bytes.",
+						   OU_SEARCH_PATH_LEN - 1)));
 	for (i = 0; i < nworkers; i++)
 	{
 		pg_atomic_init_u32(&sh->slots[i].done_seq, 0);
