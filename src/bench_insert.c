@@ -181,23 +181,13 @@ bench_insert(PG_FUNCTION_ARGS)
 						   ou_replace_seq(TextDatumGetCString(gens[g]), "s.s"));
 	}
 
-	/* the result set, materialized (the PG 14 pattern; works on 15-18 too) */
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-	oldcxt = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
+	/* the result set, materialized */
+	ou_init_materialized_srf(fcinfo);
+	tupstore = rsinfo->setResult;
+	tupdesc = rsinfo->setDesc;
 	if (tupdesc->natts != OU_BENCH_INSERT_COLS)
 		elog(ERROR, "bench_insert: result type has %d columns, expected %d",
 			 tupdesc->natts, OU_BENCH_INSERT_COLS);
-	tupstore = tuplestore_begin_heap(true, false, work_mem);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = tupstore;
-	rsinfo->setDesc = tupdesc;
-	MemoryContextSwitchTo(oldcxt);
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
 								   ALLOCSET_DEFAULT_SIZES);

@@ -93,24 +93,10 @@ static Tuplestorestate *
 ou_srf_start(FunctionCallInfo fcinfo, TupleDesc *tupdesc)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	MemoryContext oldcxt;
-	Tuplestorestate *ts;
 
-	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
-		!(rsinfo->allowedModes & SFRM_Materialize))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("set-valued function called in context that cannot accept a set")));
-
-	oldcxt = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-	if (get_call_result_type(fcinfo, NULL, tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	ts = tuplestore_begin_heap(true, false, work_mem);
-	rsinfo->returnMode = SFRM_Materialize;
-	rsinfo->setResult = ts;
-	rsinfo->setDesc = *tupdesc;
-	MemoryContextSwitchTo(oldcxt);
-	return ts;
+	ou_init_materialized_srf(fcinfo);
+	*tupdesc = rsinfo->setDesc;
+	return rsinfo->setResult;
 }
 
 /*
