@@ -231,8 +231,13 @@ bench_insert(PG_FUNCTION_ARGS)
 			stmts = lappend(stmts, psprintf("CREATE SEQUENCE %s", qseq));
 			stmts = lappend(stmts, psprintf("CREATE %sTABLE %s AS SELECT (%s) AS id WITH NO DATA",
 											unlogged ? "UNLOGGED " : "", qtbl, expr));
-			stmts = lappend(stmts, psprintf("ALTER TABLE %s ALTER COLUMN id SET DEFAULT %s, ADD PRIMARY KEY (id)",
-											qtbl, expr));
+			/*
+			 * The index is named explicitly: were a relation of that name
+			 * already in the (shared) scratch schema, the run fails instead of
+			 * PostgreSQL picking another name and us measuring the wrong index.
+			 */
+			stmts = lappend(stmts, psprintf("ALTER TABLE %s ALTER COLUMN id SET DEFAULT %s, ADD CONSTRAINT %s PRIMARY KEY (id)",
+											qtbl, expr, quote_identifier(psprintf("%s_pkey", tbl))));
 			stmts = lappend(stmts, psprintf("ALTER SEQUENCE %s OWNED BY %s.id", qseq, qtbl));
 			if (prefill > 0)
 				stmts = lappend(stmts, psprintf("INSERT INTO %s (id) SELECT %s FROM pg_catalog.generate_series(1, " INT64_FORMAT ")",
