@@ -24,12 +24,7 @@ cd "$OU_ROOT"
 
 major=${1:-16} pairs=${2:-5} secs=${3:-30} clients=${4:-8}
 pg_config=$(ou_fetch_pg "$major")
-export LD_LIBRARY_PATH
-LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
-export PATH=$("$pg_config" --bindir):$PATH
-make -s clean PG_CONFIG="$pg_config" >/dev/null
-make -s PG_CONFIG="$pg_config" >/dev/null
-ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null
+ou_use_pg "$pg_config"
 
 dir=$(mktemp -d /tmp/ou_overhead.XXXXXX)
 chmod 755 "$dir"

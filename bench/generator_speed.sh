@@ -31,13 +31,8 @@ else
 	ou_base_deps
 	pg_config=$(ou_fetch_pg "${PG_VERSION:-$OU_DEFAULT_VERSION}")
 fi
-export PATH LD_LIBRARY_PATH
-PATH=$("$pg_config" --bindir):$PATH
-LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
-
 ou_log "building and installing ordered_uuid into $("$pg_config" --version)"
-(cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
-	make -s PG_CONFIG="$pg_config" >/dev/null && ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
+ou_use_pg "$pg_config"
 
 WORK=$(mktemp -d /tmp/ou_genspeed.XXXXXX)
 chmod 755 "$WORK"

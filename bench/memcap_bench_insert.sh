@@ -41,11 +41,7 @@ cg=/sys/fs/cgroup/memory/ou_memcap
 mkdir -p "$out"
 
 pg_config=$(ou_fetch_pg "$major")
-export LD_LIBRARY_PATH
-LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
-export PATH=$("$pg_config" --bindir):$PATH
-make -s PG_CONFIG="$pg_config" >/dev/null
-make -s install PG_CONFIG="$pg_config" >/dev/null
+ou_use_pg "$pg_config"
 
 sampler=
 cleanup() {

@@ -62,17 +62,13 @@ else
 	ou_base_deps
 	pg_config=$(ou_fetch_pg "${PG_VERSION:-$OU_DEFAULT_VERSION}")
 fi
-bindir=$("$pg_config" --bindir)
-export PATH=$bindir:$PATH LD_LIBRARY_PATH
-LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
 major=$("$pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 NAME=${NAME:-$MODE-pg$major}
 OUT=${OUT:-$BENCH/out}
 CSV=$OUT/$NAME.csv
 
 ou_log "building and installing ordered_uuid into $("$pg_config" --version)"
-(cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
-	make -s PG_CONFIG="$pg_config" >/dev/null && ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
+ou_use_pg "$pg_config"
 
 WORK=${BENCH_WORK:-$(mktemp -d /tmp/ou_pgbench.XXXXXX)}
 chmod 755 "$WORK"

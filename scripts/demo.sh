@@ -16,13 +16,8 @@ cd "$OU_ROOT"
 
 ou_base_deps
 pg_config=${PG_CONFIG:-$(ou_fetch_pg "${DEMO_PG:-$OU_DEFAULT_VERSION}")}
-export LD_LIBRARY_PATH PATH
-LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
-PATH=$("$pg_config" --bindir):$PATH
-
 ou_log "build and install into $("$pg_config" --version)"
-make -s PG_CONFIG="$pg_config" >/dev/null
-ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null
+ou_use_pg "$pg_config"
 
 dir=$(mktemp -d /tmp/ordered_uuid_demo.XXXXXX)
 chmod 755 "$dir"

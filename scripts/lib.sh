@@ -129,6 +129,19 @@ ou_server_stop() {
 	ou_as_server_user "$("$pg_config" --bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
 }
 
+# ou_use_pg PG_CONFIG [PG_CFLAGS]: make that PostgreSQL's programs and
+# libraries the ones found first (PATH and LD_LIBRARY_PATH, exported), and
+# build the extension from scratch and install it into that PostgreSQL.
+ou_use_pg() {
+	local pg_config=$1 cflags=${2:-}
+	export PATH LD_LIBRARY_PATH
+	LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+	PATH=$("$pg_config" --bindir):$PATH
+	(cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
+		make -s PG_CONFIG="$pg_config" ${cflags:+PG_CFLAGS="$cflags"} >/dev/null &&
+		ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
+}
+
 # LD_LIBRARY_PATH for the relocatable builds: pg_regress of 17/18 looks for
 # libpq in its original prefix otherwise.
 ou_libpath() {

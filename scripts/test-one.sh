@@ -16,10 +16,6 @@ cd "$OU_ROOT"
 
 pg_config=$1 dir=$2
 port=$((54300 + RANDOM % 500))
-bindir=$("$pg_config" --bindir)
-export LD_LIBRARY_PATH
-LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
-export PATH=$bindir:$PATH
 label=$("$pg_config" --version)
 
 trap 'ou_server_stop "$pg_config" "$dir"' EXIT
@@ -27,9 +23,7 @@ failures=0
 show_diffs() { [ -f regression.diffs ] && cat regression.diffs; failures=$((failures + 1)); }
 
 ou_log "[$label] build"
-make -s clean PG_CONFIG="$pg_config" >/dev/null
-make -s PG_CONFIG="$pg_config" PG_CFLAGS="-Wall -Werror" >/dev/null
-ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null
+ou_use_pg "$pg_config" "-Wall -Werror"
 ou_pgtap "$pg_config"
 
 ou_log "[$label] pg_regress"
