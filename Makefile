@@ -22,7 +22,8 @@ PG_CPPFLAGS = -I$(srcdir)/src -DOU_VERSION='"$(EXTVERSION)"'
 
 # The install script is assembled from extension/*.sql, one file per concern.
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(wildcard extension/upgrade/$(EXTENSION)--*--*.sql)
+# Frozen install scripts of earlier releases and the upgrade scripts.
+DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
 
 # sql/collector*.sql need shared_preload_libraries = 'ordered_uuid';
 # sql/collector_limits*.sql also need ordered_uuid.max_entries = 4.
