@@ -9,7 +9,8 @@
 #                                 ordered_uuid.max_entries = 4 as well
 #   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
 #   make demo                     build, start a throwaway server, compare keys
-#   make dist                     the PGXN release bundle
+#   make dist                     the PGXN release bundle of the committed tree
+#                                 (a git checkout; DIST_REF=commit, DIST_ZIP=file)
 
 EXTENSION = ordered_uuid
 # The one place the version lives is ordered_uuid.control; META.json is
@@ -49,7 +50,13 @@ check-meta:
 	python3 scripts/meta.py --check $(EXTVERSION)
 .PHONY: test demo meta check-meta
 else
-PGXS := $(shell $(PG_CONFIG) --pgxs)
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+ifeq ($(PGXS),)
+$(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see Installing in README.md))
+endif
+ifeq ($(wildcard $(PGXS)),)
+$(error $(PG_CONFIG) names $(PGXS), which does not exist: install the PostgreSQL server development package (see Installing in README.md))
+endif
 include $(PGXS)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION).control
@@ -67,9 +74,25 @@ print-preload-tests:
 print-preload-limits-tests:
 	@echo $(PRELOAD_LIMITS_TESTS)
 
+# The bundle is `git archive` of a commit: files marked export-ignore in
+# .gitattributes (development only) stay out.  It is written under a temporary
+# name first, so that a failure leaves no partial zip behind.
+DIST_REF ?= HEAD
+DIST_ZIP ?= $(EXTENSION)-$(EXTVERSION).zip
 dist:
-	python3 scripts/meta.py --check $(EXTVERSION)
-	git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o $(EXTENSION)-$(EXTVERSION).zip HEAD
+	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1 || [ -n "$$(git rev-parse --show-prefix)" ]; then \
+		echo "make dist: $(CURDIR) is not the top of a git checkout of $(EXTENSION): the bundle is made by git archive from a clone of the repository" >&2; \
+		exit 1; \
+	fi
+	@python3 scripts/meta.py --check $(EXTVERSION)
+	@if [ "$(DIST_REF)" = HEAD ] && [ -n "$$(git status --porcelain --untracked-files=no)" ]; then \
+		echo "make dist: warning: uncommitted changes are not in the bundle (it is HEAD)" >&2; \
+	fi
+	@rm -f '$(DIST_ZIP).tmp'
+	@git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o '$(DIST_ZIP).tmp' $(DIST_REF) || \
+		{ rm -f '$(DIST_ZIP).tmp'; exit 1; }
+	@mv -f '$(DIST_ZIP).tmp' '$(DIST_ZIP)'
+	@echo "$(DIST_ZIP)"
 
 .PHONY: installcheck-preload installcheck-preload-limits print-preload-tests print-preload-limits-tests dist
 endif

