@@ -5,7 +5,12 @@
 -- relation names, each checked against an independent measurement.
 --
 SET timezone = 'UTC';
+-- dblink must load, or the sessions below never come: stop at once if it
+-- does not (a server that finds another PostgreSQL's libpq before its own fails
+-- here: start it with its lib directory first on LD_LIBRARY_PATH).
+\set ON_ERROR_STOP on
 CREATE EXTENSION dblink;
+\set ON_ERROR_STOP off
 CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
 	SELECT 'host=' || current_setting('unix_socket_directories') ||
 	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||

@@ -1,8 +1,13 @@
 -- explain_writes(): per-relation WAL of one statement, checked against
 -- independent counts (pgstatindex, relation sizes, row counts).
-\set VERBOSITY sqlstate
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
+-- dblink must load, or the sessions below never come: stop at once if it
+-- does not (a server that finds another PostgreSQL's libpq before its own fails
+-- here: start it with its lib directory first on LD_LIBRARY_PATH).
+\set ON_ERROR_STOP on
 CREATE EXTENSION IF NOT EXISTS dblink;
+\set ON_ERROR_STOP off
+\set VERBOSITY sqlstate
 
 -- 1. Fresh tables: random vs monotonic keys.
 CREATE TABLE ew_rand (id uuid) WITH (autovacuum_enabled = off);
