@@ -51,7 +51,8 @@ GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
 -- "Ideal": a key's rows packed together, tuples_per_page rows to a block,
 -- where tuples_per_page = rows / heap blocks holding rows; a key with n rows
 -- then needs ceil(n / tuples_per_page) blocks.  Rows with a NULL key are
--- ignored.  Partitions are told apart by tableoid.
+-- ignored.  Partitions are told apart by tableoid.  The ratios are rounded to
+-- two decimals (amplification from the unrounded averages).
 CREATE FUNCTION heap_locality(rel regclass, key_column name,
                               OUT keys bigint, OUT rows bigint,
                               OUT rows_per_key float8, OUT blocks_per_key float8,
@@ -102,6 +103,13 @@ BEGIN
 		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
 		USING tuples_per_page;
 	amplification := blocks_per_key / ideal_blocks_per_key;
+
+	-- two decimals, as a person reads them (still float8)
+	rows_per_key := round(rows_per_key::numeric, 2);
+	blocks_per_key := round(blocks_per_key::numeric, 2);
+	ideal_blocks_per_key := round(ideal_blocks_per_key::numeric, 2);
+	amplification := round(amplification::numeric, 2);
+	tuples_per_page := round(tuples_per_page::numeric, 2);
 END
 $fn$;
 

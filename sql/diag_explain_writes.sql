@@ -1,5 +1,6 @@
 -- explain_writes(): per-relation WAL of one statement, checked against
 -- independent counts (pgstatindex, relation sizes, row counts).
+SET client_min_messages = warning;	-- whether or not an earlier test made them
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
 -- dblink must load, or the sessions below never come: stop at once if it
 -- does not (a server that finds another PostgreSQL's libpq before its own fails
@@ -7,6 +8,7 @@ CREATE EXTENSION IF NOT EXISTS pgstattuple;
 \set ON_ERROR_STOP on
 CREATE EXTENSION IF NOT EXISTS dblink;
 \set ON_ERROR_STOP off
+RESET client_min_messages;
 \set VERBOSITY sqlstate
 
 -- 1. Fresh tables: random vs monotonic keys.
@@ -34,7 +36,8 @@ SELECT w.wal_records = 20000 AS heap_records,
        t.wal_records >= w.wal_records + i.wal_records AS total_covers,
        t.wal_bytes >= w.wal_bytes + i.wal_bytes AS total_bytes_cover,
        t.leaf_splits = i.leaf_splits AS total_splits,
-       t.seconds >= 0 AND t.shared_blks_dirtied > 0 AS buffers
+       t.seconds >= 0 AND t.seconds::numeric = round(t.seconds::numeric, 3) AS seconds_ms,
+       t.shared_blks_dirtied > 0 AS buffers
 FROM ew_rand_w AS w, ew_rand_w AS i, ew_rand_w AS t, pgstatindex('ew_rand_idx') AS p
 WHERE w.relation = 'ew_rand'::regclass AND i.relation = 'ew_rand_idx'::regclass AND t.kind = 'total';
 -- The same for monotonic keys; and random keys split more.

@@ -6,12 +6,14 @@
 -- until two bulk inserts, in two more sessions, queue for it -- they are real
 -- waiters: each must extend the empty table.  The view is then read from
 -- this session, as a superuser and as an ordinary role.
+SET client_min_messages = warning;	-- whether or not an earlier test made it
 -- dblink must load, or the sessions below never come: stop at once if it
 -- does not (a server that finds another PostgreSQL's libpq before its own fails
 -- here: start it with its lib directory first on LD_LIBRARY_PATH).
 \set ON_ERROR_STOP on
 CREATE EXTENSION IF NOT EXISTS dblink;
 \set ON_ERROR_STOP off
+RESET client_min_messages;
 \set VERBOSITY sqlstate
 CREATE SCHEMA diag_test;
 CREATE FUNCTION diag_test.hold_extension_lock(rel regclass, waiters int, linger_ms int, timeout_ms int)

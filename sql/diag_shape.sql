@@ -18,9 +18,10 @@ LANGUAGE sql AS $$
 	SELECT s.leaf_pages = p.leaf_pages AND s.internal_pages = p.internal_pages,
 	       s.levels = CASE WHEN p.root_block_no = 0 THEN 0 ELSE p.tree_level + 1 END,
 	       -- pgstatindex before PG18 leaves one line pointer per page out
-	       -- of the free space (<= 0.05 points), and rounds to 2 decimals.
+	       -- of the free space (<= 0.05 points); both round to 2 decimals.
 	       coalesce(abs(s.avg_leaf_density::numeric -
-	         (CASE WHEN p.avg_leaf_density = 'NaN' THEN NULL ELSE p.avg_leaf_density::numeric END)) <= 0.06,
+	         (CASE WHEN p.avg_leaf_density = 'NaN' THEN NULL ELSE p.avg_leaf_density::numeric END)) <= 0.06
+	         AND s.avg_leaf_density::numeric = round(s.avg_leaf_density::numeric, 2),
 	         s.avg_leaf_density IS NULL AND p.avg_leaf_density = 'NaN'),
 	       round(s.leaf_fragmentation::numeric, 2) IS NOT DISTINCT FROM
 	         (CASE WHEN p.leaf_fragmentation = 'NaN' THEN NULL ELSE round(p.leaf_fragmentation::numeric, 2) END),
@@ -73,18 +74,26 @@ CREATE FUNCTION pg_temp.by_hand(OUT keys bigint, OUT rows bigint, OUT blocks_per
 	     tpp AS (SELECT count(*)::numeric / count(DISTINCT blk) AS tpp FROM r)
 	SELECT count(*), sum(n), avg(nb), avg(ceil(n / tpp)) FROM per, tpp
 $$;
+-- the ratios are rounded to two decimals for the reader
+CREATE FUNCTION pg_temp.two_decimals(VARIADIC x float8[]) RETURNS boolean LANGUAGE sql AS $$
+	SELECT bool_and(v::numeric = round(v::numeric, 2)) FROM unnest(x) AS v
+$$;
 SELECT 'before cluster' AS state, l.keys = h.keys AS keys_ok, l.rows = h.rows AS rows_ok,
-       round(l.blocks_per_key::numeric, 6) = round(h.blocks_per_key, 6) AS blocks_ok,
-       round(l.ideal_blocks_per_key::numeric, 6) = round(h.ideal, 6) AS ideal_ok,
+       abs(l.blocks_per_key::numeric - h.blocks_per_key) <= 0.005 AS blocks_ok,
+       abs(l.ideal_blocks_per_key::numeric - h.ideal) <= 0.005 AS ideal_ok,
        l.rows_per_key = 200 AS rows_per_key_ok,
-       l.amplification > 20 AS scattered
+       l.amplification > 20 AS scattered,
+       pg_temp.two_decimals(l.blocks_per_key, l.ideal_blocks_per_key, l.amplification,
+                            l.tuples_per_page) AS two_decimals
 FROM heap_locality('sh_t', 'k') AS l, pg_temp.by_hand() AS h;
 CLUSTER sh_t USING sh_k_idx;
 SELECT 'after cluster' AS state, l.keys = h.keys AS keys_ok, l.rows = h.rows AS rows_ok,
-       round(l.blocks_per_key::numeric, 6) = round(h.blocks_per_key, 6) AS blocks_ok,
-       round(l.ideal_blocks_per_key::numeric, 6) = round(h.ideal, 6) AS ideal_ok,
+       abs(l.blocks_per_key::numeric - h.blocks_per_key) <= 0.005 AS blocks_ok,
+       abs(l.ideal_blocks_per_key::numeric - h.ideal) <= 0.005 AS ideal_ok,
        l.rows_per_key = 200 AS rows_per_key_ok,
-       l.amplification < 1.5 AS packed
+       l.amplification < 1.5 AS packed,
+       pg_temp.two_decimals(l.blocks_per_key, l.ideal_blocks_per_key, l.amplification,
+                            l.tuples_per_page) AS two_decimals
 FROM heap_locality('sh_t', 'k') AS l, pg_temp.by_hand() AS h;
 -- An empty table; errors.
 CREATE TABLE sh_none (k int);

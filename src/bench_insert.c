@@ -271,15 +271,15 @@ bench_insert(PG_FUNCTION_ARGS)
 			memset(nulls, 0, sizeof(nulls));
 			values[0] = CStringGetTextDatum(gen);
 			values[1] = Int64GetDatum(r.rows);
-			values[2] = Float8GetDatum(r.seconds);
-			values[3] = Float8GetDatum(r.rows / r.seconds);
-			values[4] = Float8GetDatum((double) r.wal_bytes / r.rows);
-			values[5] = Float8GetDatum((double) r.wal_fpi / r.rows);
-			values[6] = Float8GetDatum(1000.0 * splits / r.rows);
+			values[2] = Float8GetDatum(ou_round(r.seconds, 3));
+			values[3] = Float8GetDatum(ou_round(r.rows / r.seconds, 1));
+			values[4] = Float8GetDatum(ou_round((double) r.wal_bytes / r.rows, 1));
+			values[5] = Float8GetDatum(ou_round_sig((double) r.wal_fpi / r.rows, 3));
+			values[6] = Float8GetDatum(ou_round(1000.0 * splits / r.rows, 2));
 			values[7] = Int64GetDatum(after.index_bytes);
-			values[8] = Float8GetDatum(after.avg_leaf_density);
-			values[9] = Float8GetDatum((double) r.blks_dirtied / r.rows);
-			values[10] = Float8GetDatum((double) r.blks_written / r.rows);
+			values[8] = Float8GetDatum(ou_round(after.avg_leaf_density, 2));
+			values[9] = Float8GetDatum(ou_round_sig((double) r.blks_dirtied / r.rows, 3));
+			values[10] = Float8GetDatum(ou_round_sig((double) r.blks_written / r.rows, 3));
 			values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
 			if (keep)
 				values[12] = CStringGetTextDatum(qtbl);

@@ -134,9 +134,9 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(clients);
 	values[1] = Int64GetDatum(r.rows);
-	values[2] = Float8GetDatum(r.seconds);
-	values[3] = Float8GetDatum(r.rows / r.seconds);
-	values[4] = Float8GetDatum((double) r.rows * row_bytes / (1024.0 * 1024.0) / r.seconds);
+	values[2] = Float8GetDatum(ou_round(r.seconds, 3));
+	values[3] = Float8GetDatum(ou_round(r.rows / r.seconds, 1));
+	values[4] = Float8GetDatum(ou_round((double) r.rows * row_bytes / (1024.0 * 1024.0) / r.seconds, 2));
 	values[5] = Int64GetDatum(sampler->extend_waits);
 	values[6] = IntervalPGetDatum(ou_interval(sampler->extend_seconds));
 	values[7] = Int64GetDatum(sampler->samples);
@@ -218,9 +218,9 @@ bench_multi_table(PG_FUNCTION_ARGS)
 	values[1] = Int32GetDatum(clients);
 	values[2] = BoolGetDatum(unlogged);
 	values[3] = Int64GetDatum(r.rows);
-	values[4] = Float8GetDatum(r.seconds);
-	values[5] = Float8GetDatum(r.rows / r.seconds);
-	values[6] = Float8GetDatum((double) r.wal_bytes / r.rows);
+	values[4] = Float8GetDatum(ou_round(r.seconds, 3));
+	values[5] = Float8GetDatum(ou_round(r.rows / r.seconds, 1));
+	values[6] = Float8GetDatum(ou_round((double) r.wal_bytes / r.rows, 1));
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)

@@ -332,7 +332,7 @@ explain_writes(PG_FUNCTION_ARGS)
 	values[7] = Int64GetDatum(sum_upper);
 	values[8] = Int64GetDatum(sum_added);
 	values[9] = Int64GetDatum((int64) nrows);
-	values[10] = Float8GetDatum(INSTR_TIME_GET_DOUBLE(t1));
+	values[10] = Float8GetDatum(ou_round(INSTR_TIME_GET_DOUBLE(t1), 3));
 	values[11] = Int64GetDatum(bd.shared_blks_hit);
 	values[12] = Int64GetDatum(bd.shared_blks_read);
 	values[13] = Int64GetDatum(bd.shared_blks_dirtied);

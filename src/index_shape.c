@@ -146,11 +146,11 @@ index_shape(PG_FUNCTION_ARGS)
 	values[1] = Int64GetDatum(internal_pages);
 	values[2] = Int32GetDatum(has_root ? (int32) root_level + 1 : 0);
 	if (max_avail > 0)
-		values[3] = Float8GetDatum(100.0 - free_space / max_avail * 100.0);
+		values[3] = Float8GetDatum(ou_round(100.0 - free_space / max_avail * 100.0, 2));
 	else
 		nulls[3] = true;
 	if (leaf_pages > 0)
-		values[4] = Float8GetDatum((double) fragments / (double) leaf_pages * 100.0);
+		values[4] = Float8GetDatum(ou_round((double) fragments / (double) leaf_pages * 100.0, 2));
 	else
 		nulls[4] = true;
 	values[5] = Int64GetDatum(deleted_pages);

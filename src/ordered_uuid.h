@@ -138,6 +138,8 @@ extern void ou_splits_follow_stop(void);
 #include "fmgr.h"
 extern void ou_check_wal_read_privilege(const char *fname);
 extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);
+extern double ou_round(double x, int decimals);
+extern double ou_round_sig(double x, int digits);
 
 /* index_splits.c */
 #include "access/xlogdefs.h"

@@ -7,3 +7,65 @@
 
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION ordered_uuid UPDATE TO '1.0.0'" to load this file. \quit
+
+-- heap_locality rounds its ratios to two decimals (same signature and result
+-- type, so views on it keep working).
+CREATE OR REPLACE FUNCTION heap_locality(rel regclass, key_column name,
+                              OUT keys bigint, OUT rows bigint,
+                              OUT rows_per_key float8, OUT blocks_per_key float8,
+                              OUT ideal_blocks_per_key float8, OUT amplification float8,
+                              OUT heap_blocks bigint, OUT tuples_per_page float8)
+RETURNS record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	relkind "char";
+	src text;
+BEGIN
+	IF rel IS NULL OR key_column IS NULL THEN
+		RAISE EXCEPTION 'rel and key_column must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	SELECT c.relkind INTO relkind FROM pg_class c WHERE c.oid = rel;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', rel::oid USING ERRCODE = '42P01';
+	END IF;
+	IF relkind NOT IN ('r', 'm', 'p') THEN
+		RAISE EXCEPTION '"%" is not a table or materialized view', rel
+			USING ERRCODE = '42809';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
+	               WHERE a.attrelid = rel AND a.attname = key_column
+	                 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
+			USING ERRCODE = '42703';
+	END IF;
+
+	-- One row per heap row: its key and its heap block (tableoid, block).
+	src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
+	              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+	              key_column, rel::text);
+
+	EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
+		INTO rows, heap_blocks;
+	IF rows = 0 THEN
+		keys := 0;
+		RETURN;
+	END IF;
+	tuples_per_page := rows::float8 / heap_blocks;
+
+	EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
+	               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+	               '       FROM (%s) s GROUP BY k) g', src)
+		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
+		USING tuples_per_page;
+	amplification := blocks_per_key / ideal_blocks_per_key;
+
+	-- two decimals, as a person reads them (still float8)
+	rows_per_key := round(rows_per_key::numeric, 2);
+	blocks_per_key := round(blocks_per_key::numeric, 2);
+	ideal_blocks_per_key := round(ideal_blocks_per_key::numeric, 2);
+	amplification := round(amplification::numeric, 2);
+	tuples_per_page := round(tuples_per_page::numeric, 2);
+END
+$fn$;
