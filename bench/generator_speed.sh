@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/generator_speed.sh -- the generator micro-benchmark of issue 2's speed goal.
+# bench/generator_speed.sh -- the generators' micro-benchmark: calls/s against the speed goal.
 #
 #   bench/generator_speed.sh            (PG_VERSION=18 by default, or PG_CONFIG=...)
 #
@@ -12,8 +12,8 @@
 # rounds (default 5), the functions interleaved in every round; the median is
 # reported as calls/s and as a ratio to gen_random_uuid().  "net" subtracts the
 # count(1) time, i.e. the cost of the call itself.
-# Goal (issue 2): time and v7 >= 3x gen_random_uuid(), sequence >= 2x (on the
-# plain calls/s of the query above).
+# Goal (README, Generator speed): time and v7 >= 3x gen_random_uuid(),
+# sequence >= 2x (on the plain calls/s of the query above).
 # Knobs: N (default 1000000; the query text uses 1e6 when N = 1000000), ROUNDS,
 # MACHINE_NOTE, KEEP_WORK.
 set -euo pipefail

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/memcap_bench_insert.sh -- S1 (bench_insert) on an emulated small-memory server.
+# bench/memcap_bench_insert.sh -- S1 of doc/scenarios.md (bench_insert) on an
+# emulated small-memory server.
 #
 #   bench/memcap_bench_insert.sh
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/plot.py -- chart an S1 CSV of bench/run.sh.
+"""bench/plot.py -- chart an S1 CSV of bench/run.sh (S1: doc/scenarios.md).
 
     bench/plot.py bench/results/s1-pg18.csv [OUT_BASENAME]
     bench/plot.py --markdown bench/results/s1-pg18.csv   (a table instead)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/s2_collector_demo.sh -- scenario S2 seen by the collector.
+# bench/s2_collector_demo.sh -- scenario S2 of doc/scenarios.md seen by the collector.
 #
 #   bench/s2_collector_demo.sh [PG_MAJOR=15] [SESSIONS=8] [ROWS_PER_SESSION=100000]
 #

@@ -1,5 +1,5 @@
 --
--- Generators (DESIGN section 1).  No preload needed.
+-- Generators.  No preload needed.
 --
 -- The generators are not STRICT: a NULL argument is an error, never a NULL key.
 

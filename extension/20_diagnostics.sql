@@ -1,5 +1,5 @@
 --
--- Write-path diagnostics (DESIGN section 2).  No preload needed.
+-- Write-path diagnostics.  No preload needed.
 --
 -- The WAL readers (index_splits, explain_writes) expose every session's
 -- data: EXECUTE is revoked from PUBLIC and granted to pg_read_server_files,

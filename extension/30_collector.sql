@@ -1,6 +1,6 @@
 --
--- The collector (DESIGN section 3): needs shared_preload_libraries =
--- 'ordered_uuid'.  Without it every function here raises SQLSTATE 55000
+-- The collector: needs shared_preload_libraries = 'ordered_uuid'.  Without
+-- it every function here raises SQLSTATE 55000
 -- (object_not_in_prerequisite_state) with a hint naming
 -- shared_preload_libraries.
 --

@@ -1,5 +1,5 @@
 --
--- In-database benchmarks (DESIGN section 4).  No preload needed.
+-- In-database benchmarks.  No preload needed.
 --
 -- The benchmarks run their SQL in dynamic background workers connected as the
 -- calling role (never SECURITY DEFINER), on scratch tables in the schema

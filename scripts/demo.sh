@@ -2,9 +2,11 @@
 # scripts/demo.sh -- `make demo`: build ordered_uuid, start a throwaway
 # PostgreSQL (the one PG_CONFIG names, else a PostgreSQL 18 build it fetches;
 # DEMO_PG=14..18 to choose another), show the generators, and compare primary-key
-# generators with one call of bench_insert (scenario S1): a prefilled table
-# per generator, then measured single-row inserts committed in batches.
-# Prints the comparison table and a reading of it.  About a minute on 2 cores.
+# generators with one call of bench_insert (scenario S1 of doc/scenarios.md:
+# random vs ordered primary keys): a prefilled table per generator, then
+# measured single-row inserts committed in batches.
+# Prints the comparison table and a reading of it.  About 20 s on 2 cores once
+# the PostgreSQL build is fetched (18-22 s measured on a busy 2-core machine).
 # What it runs is scripts/demo.sql.
 #
 #   DEMO_ROWS     measured inserts per generator        (default 100000)

@@ -4,39 +4,53 @@ SET client_min_messages = warning;
 CREATE EXTENSION ordered_uuid;
 CREATE SEQUENCE demo_seq;
 
+-- prose is wrapped to 80 columns, tables stay within 100
+CREATE FUNCTION pg_temp.wrap(t text) RETURNS text LANGUAGE sql AS
+$$ SELECT rtrim(regexp_replace(t, '(.{1,79})( +|$)', E'\\1\n', 'g'), E'\n') $$;
+
 \echo
-\echo '== 1. The generators ============================================================'
-\echo 'Block-prefixed UUIDs (sequential-uuids layout): the first bytes are a block id, the'
-\echo 'rest is random.  uuid_sequence_nextval takes the block from a sequence (here 4 values'
-\echo 'per block), uuid_time_nextval from the clock (one block per minute by default).'
-\echo 'uuid_v7_nextval is RFC 9562 version 7: a millisecond timestamp first, strictly'
-\echo 'increasing within a session.  Consecutive values sort together, so a B-tree on them'
-\echo 'is appended to at one place instead of being written all over.'
+\echo '== 1. The generators ========================================================='
+\echo 'Block-prefixed UUIDs (sequential-uuids layout): the first bytes are a block id,'
+\echo 'the rest is random.  uuid_sequence_nextval takes the block from a sequence (here'
+\echo '4 values per block), uuid_time_nextval from the clock (one block per minute by'
+\echo 'default).  uuid_v7_nextval is RFC 9562 version 7: a millisecond timestamp first,'
+\echo 'strictly increasing within a session.  Consecutive values sort together, so a'
+\echo 'B-tree on them is appended to at one place instead of being written all over.'
 \echo
 SELECT n,
        uuid_sequence_nextval('demo_seq', 4, 65536) AS "uuid_sequence_nextval(seq, 4)",
-       uuid_time_nextval() AS "uuid_time_nextval()",
+       uuid_time_nextval() AS "uuid_time_nextval()"
+FROM generate_series(1, 8) AS n;
+SELECT n,
        uuid_v7_nextval() AS "uuid_v7_nextval()",
        gen_random_uuid() AS "gen_random_uuid() (random)"
-FROM generate_series(1, 10) AS n;
+FROM generate_series(1, 8) AS n;
 
 SELECT uuid_v7_time(uuid_v7_nextval()) AS "uuid_v7_time(uuid_v7_nextval())",
-       uuid_block_id(uuid_sequence_nextval('demo_seq', 4, 65536)) AS "uuid_block_id(next sequence value)";
+       uuid_block_id(uuid_sequence_nextval('demo_seq', 4, 65536)) AS "uuid_block_id(next value)";
 
 \echo
-\echo '== 2. Random vs ordered primary keys, side by side (bench_insert) ================'
-\echo 'One call of bench_insert() (scenario S1): for each generator a fresh table with it as'
-\echo 'the primary-key default, prefilled, then measured inserts committed in batches by'
-\echo 'background workers, after a CHECKPOINT so that full-page images are comparable.'
+\echo '== 2. Random vs ordered primary keys, side by side (bench_insert) ============='
+\echo 'One call of bench_insert() (scenario S1 of doc/scenarios.md): for each generator'
+\echo 'a fresh table with it as the primary-key default, prefilled, then measured'
+\echo 'inserts committed in batches by background workers, after a CHECKPOINT so that'
+\echo 'full-page images are comparable.'
 \echo
-SELECT format('PostgreSQL %s, shared_buffers %s, %s measured rows per generator, %s clients, tables prefilled with %s rows',
-			  current_setting('server_version'), current_setting('shared_buffers'), :rows, :clients, :prefill) AS "setup";
+\pset tuples_only on
+\pset format unaligned
+SELECT pg_temp.wrap(format('Setup: PostgreSQL %s, shared_buffers %s, %s measured rows per generator, '
+                           '%s clients, tables prefilled with %s rows.',
+                           current_setting('server_version'), current_setting('shared_buffers'),
+                           :rows, :clients, :prefill));
+\pset tuples_only off
+\pset format aligned
+\echo
 CREATE TEMP TABLE r AS
 SELECT * FROM bench_insert(rows => :rows, prefill => :prefill, clients => :clients);
-SELECT generator, round(rows_per_sec) AS "rows/s", round(wal_bytes_per_row::numeric) AS "WAL B/row",
-	   round(fpi_per_row::numeric, 3) AS "FPI/row", round(leaf_splits_per_1k::numeric, 1) AS "leaf splits/1k",
-	   pg_size_pretty(index_bytes) AS "index", round(avg_leaf_density::numeric, 1) AS "leaf density %",
-	   round(blks_written_per_row::numeric, 3) AS "blks written/row"
+SELECT regexp_replace(generator, '\(.*\)$', '') AS generator, round(rows_per_sec) AS "rows/s",
+	   round(wal_bytes_per_row::numeric) AS "WAL B/row", round(fpi_per_row::numeric, 3) AS "FPI/row",
+	   round(leaf_splits_per_1k::numeric, 1) AS "splits/1k", pg_size_pretty(index_bytes) AS "index",
+	   round(avg_leaf_density::numeric, 1) AS "density %"
   FROM r;
 \pset tuples_only on
 \pset format unaligned
@@ -46,7 +60,7 @@ WITH b AS (SELECT * FROM r WHERE generator = 'bigint'),
 	 v AS (SELECT * FROM r WHERE generator = 'uuid_v7_nextval()'),
 	 s AS (SELECT * FROM r WHERE generator = 'uuid_sequence_nextval($seq)'),
 	 t AS (SELECT * FROM r WHERE generator = 'uuid_time_nextval()')
-SELECT E'\nReading: ' || format(
+SELECT E'\n' || pg_temp.wrap('Reading: ' || format(
 	'gen_random_uuid() puts each new key on a random leaf page: %s rows/s, %s WAL bytes/row, leaves '
 	'%s%% full after their splits. After the CHECKPOINT that precedes each measured run, the first '
 	'change to a page is logged as a full-page image: random keys caused %s of them, '
@@ -69,5 +83,5 @@ SELECT E'\nReading: ' || format(
 		' This run was shorter than uuid_time_nextval()''s 60-second interval, so its prefill and its '
 		'inserts shared one block, inside which keys are as random as gen_random_uuid()''s: it pays off '
 		'only over many intervals.' ELSE '' END,
-	pg_size_pretty(b.index_bytes), pg_size_pretty(x.index_bytes))
+	pg_size_pretty(b.index_bytes), pg_size_pretty(x.index_bytes)))
   FROM b, x, v, s, t;

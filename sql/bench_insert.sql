@@ -1,5 +1,6 @@
 --
--- bench_insert (S1): structure and invariants with tiny sizes, never timings.
+-- bench_insert (S1 of doc/scenarios.md): structure and invariants with tiny
+-- sizes, never timings.
 -- Independent checks: row counts of kept tables, pgstattuple's pgstatindex()
 -- for leaf pages and density, pg_relation_size() for the index size, the
 -- catalog for scratch tables left behind, and a log table written by a

@@ -1,5 +1,6 @@
 --
--- bench_bulk_load (S2) and bench_multi_table (S3): structure and invariants
+-- bench_bulk_load (S2) and bench_multi_table (S3), scenarios of doc/scenarios.md:
+-- structure and invariants
 -- with tiny sizes, never timings.  Independent checks: row counts and row
 -- sizes of kept tables, relpersistence, the catalog for leftovers.
 --

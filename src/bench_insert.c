@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * bench_insert.c
- *	  bench_insert(): scenario S1, what a primary-key generator costs an
- *	  insert-only table (rows/s, WAL and full-page images per row, leaf
- *	  splits, index size and leaf density).
+ *	  bench_insert(): scenario S1 of doc/scenarios.md, what a primary-key
+ *	  generator costs an insert-only table (rows/s, WAL and full-page images
+ *	  per row, leaf splits, index size and leaf density).
  *
  * For each generator expression, in the order given, worker 1 creates a
  * fresh table in the scratch schema with that expression as the primary-key

@@ -5,7 +5,7 @@
  *	  unindexed table, and the relation extension lock) and
  *	  bench_multi_table() (scenario S3: single-row transactions spread over
  *	  many tables, logged or unlogged), both with the wait-event profile of
- *	  the run.
+ *	  the run.  The scenarios are described in doc/scenarios.md.
  *
  * The profile needs no preload: the leader samples its workers while it
  * waits for them (bench_sample.c).

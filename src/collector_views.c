@@ -6,10 +6,10 @@
  *	  collector_info() and ordered_uuid_reset().
  *
  * Readers copy the shared tables under the collector's LWLock in shared mode
- * and build their result after releasing it.  Visibility (DESIGN.md asks for
- * "other users' details only for pg_read_all_stats"): these tables hold no
- * query text and no role, so the detail to protect is which database a row
- * belongs to -- a row of a database the caller may not CONNECT to is shown
+ * and build their result after releasing it.  Visibility (other users'
+ * details only for pg_read_all_stats, as in pg_stat_activity): these tables
+ * hold no query text and no role, so the detail to protect is which database
+ * a row belongs to -- a row of a database the caller may not CONNECT to is shown
  * only to members of pg_read_all_stats (rows of processes without a
  * database are shown to everyone).
  *

@@ -1,7 +1,7 @@
 /*----
  * index_splits.c
  *	  index_splits(start_lsn, end_lsn): exact B-tree split counts per index,
- *	  from the WAL (DESIGN section 2).
+ *	  from the WAL.
  *----
  */
 #include "postgres.h"

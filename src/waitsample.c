@@ -18,10 +18,11 @@
  *     messages).  Code paths that block without reporting a wait event also
  *     count as active; that is the usual reading of "no wait event".
  *   - For a process waiting on a relation extension lock (Lock / extend),
- *     the relation is found race-free as INTERNALS.md B describes: read
- *     proc->waitLock, copy its tag, take that tag's lock-manager partition
- *     lock in shared mode, re-check that the process still waits on that
- *     LOCK with that tag, read waitStart, release.  Never pg_locks, which
+ *     the relation is found race-free: read proc->waitLock (written only
+ *     under its lock-manager partition lock, in exclusive mode), copy its
+ *     tag, take that tag's partition lock in shared mode, re-check that the
+ *     process still waits on that LOCK with that tag, read waitStart,
+ *     release.  Never pg_locks, which
  *     takes every partition lock.
  *
  *-------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 -- test/bench.sql -- pgTAP: the catalog contract of the in-database benchmarks
--- (DESIGN section 4): signatures, defaults, result columns, labels,
--- comments, privileges and the scratch schema.
+-- (README, In-database benchmarks): signatures, defaults, result columns,
+-- labels, comments, privileges and the scratch schema.
 BEGIN;
 SELECT plan(26);
 
