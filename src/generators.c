@@ -7,8 +7,9 @@
  *
  * - block-prefixed UUIDs (uuid_sequence_nextval, uuid_time_nextval): a block
  *	 id in the leading bytes, random bytes after it, version 4.  The layout is
- *	 byte for byte that of the sequential-uuids extension (1.0.2+), so a table
- *	 can switch generators without breaking its index order:
+ *	 byte for byte that of the sequential-uuids extension 1.0.3 (1.0.2 differs
+ *	 for every block_count but 256, 65536 and 16777216), so a table can switch
+ *	 generators without breaking its index order:
  *
  *	   prefix_bits = bits needed to count block_count values (>= 1), rounded
  *					 up to whole bytes;	 nblocks = 2^prefix_bits
