@@ -251,7 +251,7 @@ s2() {
 	q "COPY s2_src TO '$file'"
 	sampler_setup
 	write_header "clients=$CLIENTS threads=$THREADS seconds=$SECONDS_PER_RUN batch_rows=$S2_BATCH" \
-		"unindexed table of 455-byte rows (as in the published S2 case); copy = COPY FROM a server-side file, insert = INSERT ... SELECT;" \
+		"unindexed table of 455-byte rows (as in S2's published case, doc/scenarios.md); copy = COPY FROM a server-side file, insert = INSERT ... SELECT;" \
 		"waits sampled every 20 ms from pg_stat_activity"
 	echo "pg_version,variant,clients,seconds,batch_rows,transactions,rows_per_sec,mb_per_sec,bytes_per_row,wal_bytes_per_row,extend_wait_pct,top_waits" >>"$CSV"
 	local v lsn0 res tx tps waits ext top line
@@ -293,7 +293,7 @@ s3() {
 	   \$\$ BEGIN EXECUTE format('INSERT INTO %I (id) VALUES (\$1)', prefix || sid) USING id; END \$\$"
 	sampler_setup
 	write_header "tables=$S3_TABLES clients=$CLIENTS threads=$THREADS seconds=$SECONDS_PER_RUN" \
-		"pgbench -M prepared; one single-row INSERT per transaction into a random one of the tables (as in the published S3 case);" \
+		"pgbench -M prepared; one single-row INSERT per transaction into a random one of the tables (as in S3's published case, doc/scenarios.md);" \
 		"waits sampled every 20 ms from pg_stat_activity"
 	echo "pg_version,variant,tables,clients,seconds,transactions,rows_per_sec,wal_bytes_per_row,top_waits" >>"$CSV"
 	local v prefix lsn0 res tx tps waits line

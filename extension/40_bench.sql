@@ -2,16 +2,14 @@
 -- In-database benchmarks.  No preload needed.
 --
 -- The benchmarks run their SQL in dynamic background workers connected as the
--- calling role (never SECURITY DEFINER), on scratch tables in the schema
--- ordered_uuid_bench, which belongs to the extension.  Every role may create
--- tables there (it is on nobody's search_path, and a role can drop only its
--- own tables); REVOKE CREATE ON SCHEMA ordered_uuid_bench FROM PUBLIC, or
--- EXECUTE on the bench_* functions, to restrict who may run benchmarks.
-
-CREATE SCHEMA ordered_uuid_bench;
-COMMENT ON SCHEMA ordered_uuid_bench IS
-'scratch tables of the ordered_uuid benchmark functions (dropped after each run unless keep => true)';
-GRANT USAGE, CREATE ON SCHEMA ordered_uuid_bench TO PUBLIC;
+-- calling role (never SECURITY DEFINER), within that role's connection limits.
+-- Each run creates a scratch schema of its own, as the calling role
+-- (ordered_uuid_run_<random hex>; CREATE on the database is needed), which
+-- is not part of the extension and is dropped at the end of the run unless
+-- keep => true renames it ordered_uuid_kept_<hex>.  Runs whose leader died
+-- leave theirs behind: the next benchmark in the database, or
+-- bench_cleanup(), drops them.  REVOKE EXECUTE on the bench_* functions to
+-- restrict who may run benchmarks.
 
 -- bench_insert's result row.  A type rather than OUT parameters: the
 -- argument "rows" and the column "rows" share a name.
@@ -45,7 +43,7 @@ AS 'MODULE_PATHNAME', 'bench_insert'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) IS
-'S1: inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density';
+'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density (scenario S1 of the documentation, doc/scenarios.md)';
 
 CREATE TYPE bench_bulk_load_result AS (
 	clients int,
@@ -70,7 +68,7 @@ AS 'MODULE_PATHNAME', 'bench_bulk_load'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_bulk_load(int, bigint, int, bool) IS
-'S2: concurrent COPY-like batches into one unindexed table; rows/s, MB/s, relation extension lock waits and the top wait events, sampled by the leader';
+'concurrent COPY-like batches into one unindexed table; rows/s, MB/s, relation extension lock waits and the top wait events, sampled by the leader (scenario S2 of the documentation, doc/scenarios.md)';
 
 CREATE TYPE bench_multi_table_result AS (
 	tables int,
@@ -96,4 +94,12 @@ AS 'MODULE_PATHNAME', 'bench_multi_table'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
-'S3: single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader';
+'single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader (scenario S3 of the documentation, doc/scenarios.md)';
+
+CREATE FUNCTION bench_cleanup()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bench_cleanup'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_cleanup() IS
+'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';

@@ -50,7 +50,6 @@
 #ifndef ORDERED_UUID_WALSCAN_H
 #define ORDERED_UUID_WALSCAN_H
 
-#define OU_COMPAT_WAL
 #include "compat.h"
 
 typedef enum OuWalScanStatus
