@@ -26,6 +26,7 @@
 #endif
 #include "catalog/pg_database_d.h"
 #include "miscadmin.h"
+#include "replication/slot.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/backend_status.h"
@@ -219,6 +220,18 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #define ou_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
 #else
 #define ou_init_materialized_srf(fcinfo) ou_init_materialized_srf_pg14(fcinfo)
+#endif
+
+/*
+ * A physical replication slot of this backend, dropped when released or on
+ * error (explain_writes holds the WAL of its statement with one).
+ */
+#if PG_VERSION_NUM >= 170000
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false, false, false)
+#else
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false)
 #endif
 
 /*
