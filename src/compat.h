@@ -208,6 +208,24 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #endif
 }
 
+/*
+ * Generators (generators.c, time_keys.c).
+ *
+ * OU_INTERVAL_NOT_FINITE(i): is interval i +/-infinity (PostgreSQL 17+; no
+ * interval is infinite before).  ou_make_range(): a non-empty range value
+ * (make_range has taken a soft-error context since 16).
+ */
+#if PG_VERSION_NUM >= 170000
+#define OU_INTERVAL_NOT_FINITE(i) INTERVAL_NOT_FINITE(i)
+#else
+#define OU_INTERVAL_NOT_FINITE(i) ((void) (i), false)
+#endif
+#if PG_VERSION_NUM >= 160000
+#define ou_make_range(typcache, lower, upper) make_range((typcache), (lower), (upper), false, NULL)
+#else
+#define ou_make_range(typcache, lower, upper) make_range((typcache), (lower), (upper), false)
+#endif
+
 /* Is roleid the owner of relation relid? */
 #if PG_VERSION_NUM >= 160000
 #define ou_rel_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, (relid), (roleid))
