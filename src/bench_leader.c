@@ -459,9 +459,9 @@ ou_bench_rethrow(OuBenchRun *run, int i)
 /*
  * ou_bench_check_worker
  *		Raise the error of worker i if it reported one, or say that it is
- *		gone if it stopped before completing the current command (every
- *		worker must stay alive until EXIT, also those that take no part in
- *		the command).  Returns whether it completed the current command.
+ *		gone if it stopped before EXIT (every worker must stay alive, also
+ *		those that take no part in the current command and have done it).
+ *		Returns whether it completed the current command.
  */
 static bool
 ou_bench_check_worker(OuBenchRun *run, int i)
@@ -469,23 +469,17 @@ ou_bench_check_worker(OuBenchRun *run, int i)
 	OuBenchSlot *slot = &run->sh->slots[i];
 	pid_t		pid;
 
-	if (pg_atomic_read_u32(&slot->done_seq) == run->seq)
-	{
-		pg_read_barrier();
-		if (slot->failed)
-			ou_bench_rethrow(run, i);
-		return true;
-	}
-	if (slot->failed)
-		ou_bench_rethrow(run, i);
-	if (GetBackgroundWorkerPid(run->handles[i], &pid) != BGWH_STOPPED)
-		return false;
-
 	pg_read_barrier();
 	if (slot->failed)
 		ou_bench_rethrow(run, i);
-	if (pg_atomic_read_u32(&slot->done_seq) == run->seq)
-		return true;
+	if (run->sh->cmd == OU_CMD_EXIT ||
+		GetBackgroundWorkerPid(run->handles[i], &pid) != BGWH_STOPPED)
+		return pg_atomic_read_u32(&slot->done_seq) == run->seq;
+
+	/* gone before EXIT: it may still have reported an error on its way */
+	pg_read_barrier();
+	if (slot->failed)
+		ou_bench_rethrow(run, i);
 	if (slot->pid == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONNECTION_FAILURE),

@@ -26,6 +26,7 @@
 #endif
 #include "catalog/pg_database_d.h"
 #include "miscadmin.h"
+#include "replication/slot.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/backend_status.h"
@@ -207,6 +208,24 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #endif
 }
 
+/*
+ * Generators (generators.c, time_keys.c).
+ *
+ * OU_INTERVAL_NOT_FINITE(i): is interval i +/-infinity (PostgreSQL 17+; no
+ * interval is infinite before).  ou_make_range(): a non-empty range value
+ * (make_range has taken a soft-error context since 16).
+ */
+#if PG_VERSION_NUM >= 170000
+#define OU_INTERVAL_NOT_FINITE(i) INTERVAL_NOT_FINITE(i)
+#else
+#define OU_INTERVAL_NOT_FINITE(i) ((void) (i), false)
+#endif
+#if PG_VERSION_NUM >= 160000
+#define ou_make_range(typcache, lower, upper) make_range((typcache), (lower), (upper), false, NULL)
+#else
+#define ou_make_range(typcache, lower, upper) make_range((typcache), (lower), (upper), false)
+#endif
+
 /* Is roleid the owner of relation relid? */
 #if PG_VERSION_NUM >= 160000
 #define ou_rel_ownercheck(relid, roleid) object_ownercheck(RelationRelationId, (relid), (roleid))
@@ -219,6 +238,18 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #define ou_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
 #else
 #define ou_init_materialized_srf(fcinfo) ou_init_materialized_srf_pg14(fcinfo)
+#endif
+
+/*
+ * A physical replication slot of this backend, dropped when released or on
+ * error (explain_writes holds the WAL of its statement with one).
+ */
+#if PG_VERSION_NUM >= 170000
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false, false, false)
+#else
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false)
 #endif
 
 /*
