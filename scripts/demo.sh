@@ -6,7 +6,7 @@
 # random vs ordered primary keys): a prefilled table per generator, then
 # measured single-row inserts committed in batches.
 # Prints the comparison table and a reading of it.  About 20 s on 2 cores once
-# the PostgreSQL build is fetched (18-22 s measured on a busy 2-core machine).
+# the PostgreSQL build is fetched (18-30 s measured on a busy 2-core machine).
 # What it runs is scripts/demo.sql.
 #
 #   DEMO_ROWS     measured inserts per generator        (default 100000)
