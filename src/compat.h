@@ -27,6 +27,13 @@
 #include "utils/backend_status.h"
 #include "utils/guc.h"
 
+/* EnableQueryId() and compute_query_id: moved to nodes/ in 16 */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/queryjumble.h"
+#else
+#include "utils/queryjumble.h"
+#endif
+
 /*
  * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
  * shared memory index), as backend_status.c sizes it.
