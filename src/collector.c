@@ -77,7 +77,7 @@ ou_collector_define_gucs(void)
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("ordered_uuid.max_entries",
-							"Capacity of each of the collector's shared tables (wait profile, extension lock statistics, split counts).",
+							"Capacity of each of the collector's shared tables (wait profile, extension lock statistics, split counts, detailed wait profile).",
 							"Samples whose key does not fit are counted as dropped.",
 							&ou_max_entries,
 							5000, 1, 1000000,
