@@ -138,17 +138,17 @@ SELECT pg_temp.wait_rounds(5) AS sampling_again;
 --
 -- 4. Visibility: the database rule of wait_profile, and query ids of
 -- another role's processes only for members of that role and of
--- pg_read_all_stats (as pg_stat_activity.query_id).  Checked while ou_q1's
--- session and one in a database ou_q2 may not connect to are sleeping, so
+-- pg_read_all_stats (as pg_stat_activity.query_id).  Checked while regress_ou_q1's
+-- session and one in a database regress_ou_q2 may not connect to are sleeping, so
 -- that the (short) history holds their samples.
 --
-CREATE ROLE ou_q1 LOGIN;
-CREATE ROLE ou_q2 LOGIN;
-CREATE DATABASE ou_hidden2;
-REVOKE CONNECT ON DATABASE ou_hidden2 FROM PUBLIC;
-SELECT dblink_connect('q1', pg_temp.connstr('ou_q1'));
+CREATE ROLE regress_ou_q1 LOGIN;
+CREATE ROLE regress_ou_q2 LOGIN;
+CREATE DATABASE regress_ou_hidden2;
+REVOKE CONNECT ON DATABASE regress_ou_hidden2 FROM PUBLIC;
+SELECT dblink_connect('q1', pg_temp.connstr('regress_ou_q1'));
 SELECT t.p AS q1_pid FROM dblink('q1', 'SELECT pg_backend_pid()') AS t(p int) \gset
-SELECT dblink_connect('hidden2', replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=ou_hidden2'));
+SELECT dblink_connect('hidden2', replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=regress_ou_hidden2'));
 SELECT t.p AS hidden_pid FROM dblink('hidden2', 'SELECT pg_backend_pid()') AS t(p int) \gset
 SELECT dblink_send_query('q1', 'SELECT pg_sleep(2)');
 SELECT dblink_send_query('hidden2', 'SELECT pg_sleep(2)');
@@ -159,28 +159,28 @@ SELECT count(*) > 0 AS superuser_sees_q1_query_id
   FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
 SELECT count(*) > 0 AS superuser_sees_q1_history_query_id
   FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
-SELECT count(*) > 0 AS superuser_sees_hidden FROM wait_history WHERE database = 'ou_hidden2';
-SET ROLE ou_q1;
+SELECT count(*) > 0 AS superuser_sees_hidden FROM wait_history WHERE database = 'regress_ou_hidden2';
+SET ROLE regress_ou_q1;
 SELECT count(*) > 0 AS q1_sees_own_query_id
   FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
 SELECT count(*) > 0 AS q1_sees_own_history_query_id
   FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
 RESET ROLE;
-SET ROLE ou_q2;
+SET ROLE regress_ou_q2;
 SELECT count(*) > 0 AS q2_sees_q1_row, bool_and(queryid IS NULL) AS q2_query_id_hidden
   FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep';
 SELECT count(*) > 0 AS q2_sees_q1_history, bool_and(queryid IS NULL) AS q2_history_query_id_hidden
   FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep';
-SELECT count(*) AS q2_sees_hidden_detail FROM wait_profile_detail WHERE database = 'ou_hidden2';
-SELECT count(*) AS q2_sees_hidden_history FROM wait_history WHERE database = 'ou_hidden2';
+SELECT count(*) AS q2_sees_hidden_detail FROM wait_profile_detail WHERE database = 'regress_ou_hidden2';
+SELECT count(*) AS q2_sees_hidden_history FROM wait_history WHERE database = 'regress_ou_hidden2';
 SELECT count(*) > 0 AS q2_sees_no_db_rows FROM wait_profile_detail WHERE database IS NULL;
 SELECT ordered_uuid_reset();
 RESET ROLE;
-GRANT pg_read_all_stats TO ou_q2;
-SET ROLE ou_q2;
+GRANT pg_read_all_stats TO regress_ou_q2;
+SET ROLE regress_ou_q2;
 SELECT count(*) > 0 AS stats_reader_sees_q1_query_id
   FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
-SELECT count(*) > 0 AS stats_reader_sees_hidden FROM wait_profile_detail WHERE database = 'ou_hidden2';
+SELECT count(*) > 0 AS stats_reader_sees_hidden FROM wait_profile_detail WHERE database = 'regress_ou_hidden2';
 RESET ROLE;
 SELECT * FROM dblink_get_result('q1') AS t(x text);
 SELECT * FROM dblink_get_result('q1') AS t(x text);
@@ -189,5 +189,5 @@ SELECT * FROM dblink_get_result('hidden2') AS t(x text);
 
 SELECT dblink_disconnect(c)
   FROM unnest(ARRAY['sleeper', 'waiter', 'holder', 'noqid', 'q1', 'hidden2']) c;
-DROP DATABASE ou_hidden2;
-DROP ROLE ou_q1, ou_q2;
+DROP DATABASE regress_ou_hidden2;
+DROP ROLE regress_ou_q1, regress_ou_q2;
