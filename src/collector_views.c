@@ -7,15 +7,15 @@
  *	  collector_detail.c shares (the detailed profile and the history).
  *
  * Readers copy the shared tables under the collector's LWLock in shared mode
- * and build their result after releasing it.  Visibility (DESIGN.md asks for
- * "other users' details only for pg_read_all_stats"): these tables hold no
- * query text and no role, so the detail to protect is which database a row
- * belongs to -- a row of a database the caller may not CONNECT to is shown
- * only to members of pg_read_all_stats (rows of processes without a
- * database are shown to everyone).  The detailed profile and the history
- * also carry query ids: those of another role's processes are shown, as in
- * pg_stat_activity and pg_stat_statements, only to members of that role and
- * of pg_read_all_stats (NULL otherwise).
+ * and build their result after releasing it.  Visibility (other users'
+ * details only for pg_read_all_stats): these tables hold no query text, so
+ * the detail to protect is which database a row belongs to -- a row of a
+ * database the caller may not CONNECT to is shown only to members of
+ * pg_read_all_stats (rows of processes without a database are shown to
+ * everyone).  The detailed profile and the history also carry query ids:
+ * those of another role's processes are shown, as in pg_stat_activity and
+ * pg_stat_statements, only to members of that role and of pg_read_all_stats
+ * (NULL otherwise).
  *
  *-------------------------------------------------------------------------
  */
