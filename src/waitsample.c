@@ -23,10 +23,10 @@
  *     holds the previous statement's id, which must not be charged with the
  *     client's think time.  0 when no id was computed (compute_query_id).
  *   - For a process waiting on a relation extension lock (Lock / extend),
- *     the relation is found race-free as INTERNALS.md B describes: read
- *     proc->waitLock, copy its tag, take that tag's lock-manager partition
- *     lock in shared mode, re-check that the process still waits on that
- *     LOCK with that tag, read waitStart, release.  Never pg_locks, which
+ *     the relation is found race-free (waitLock is written under its tag's
+ *     partition lock): read proc->waitLock, copy its tag, take that tag's
+ *     lock-manager partition lock in shared mode, re-check that the process
+ *     still waits on that LOCK with that tag, read waitStart, release.  Never pg_locks, which
  *     takes every partition lock.
  *
  *-------------------------------------------------------------------------
