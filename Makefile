@@ -7,6 +7,8 @@
 #                                 shared_preload_libraries = 'ordered_uuid'
 #   make installcheck-preload-limits  the collector's bounded-memory tests, with
 #                                 ordered_uuid.max_entries = 4 as well
+#   make installcheck-preload-detail  the detailed profile and history tests,
+#                                 with those parts on (scripts/test-one.sh)
 #   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle of the committed tree
@@ -27,10 +29,13 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
 
 # sql/collector*.sql need shared_preload_libraries = 'ordered_uuid';
-# sql/collector_limits*.sql also need ordered_uuid.max_entries = 4.
+# sql/collector_limits*.sql also need ordered_uuid.max_entries = 4, and
+# sql/collector_detail*.sql the detailed profile and the history on
+# (scripts/test-one.sh starts a server for each set).
 ALL_PRELOAD_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector*.sql)))
 PRELOAD_LIMITS_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector_limits*.sql)))
-PRELOAD_TESTS = $(filter-out $(PRELOAD_LIMITS_TESTS),$(ALL_PRELOAD_TESTS))
+PRELOAD_DETAIL_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector_detail*.sql)))
+PRELOAD_TESTS = $(filter-out $(PRELOAD_LIMITS_TESTS) $(PRELOAD_DETAIL_TESTS),$(ALL_PRELOAD_TESTS))
 REGRESS = $(filter-out $(ALL_PRELOAD_TESTS),$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
@@ -68,11 +73,17 @@ installcheck-preload:
 installcheck-preload-limits:
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_LIMITS_TESTS)
 
+installcheck-preload-detail:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_DETAIL_TESTS)
+
 print-preload-tests:
 	@echo $(PRELOAD_TESTS)
 
 print-preload-limits-tests:
 	@echo $(PRELOAD_LIMITS_TESTS)
+
+print-preload-detail-tests:
+	@echo $(PRELOAD_DETAIL_TESTS)
 
 # The bundle is `git archive` of a commit: files marked export-ignore in
 # .gitattributes (development only) stay out.  It is written under a temporary
@@ -94,5 +105,6 @@ dist:
 	@mv -f '$(DIST_ZIP).tmp' '$(DIST_ZIP)'
 	@echo "$(DIST_ZIP)"
 
-.PHONY: installcheck-preload installcheck-preload-limits print-preload-tests print-preload-limits-tests dist
+.PHONY: installcheck-preload installcheck-preload-limits installcheck-preload-detail \
+	print-preload-tests print-preload-limits-tests print-preload-detail-tests dist
 endif

@@ -59,11 +59,6 @@ run() {	# run PAIR on|off
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$tps" "$cpu" | tee -a "$out"
 }
 
-# utime + stime of a process, in clock ticks (/proc/PID/stat fields 14, 15)
-ou_proc_cpu_ticks() {
-	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
-
 for p in $(seq 1 "$pairs"); do
 	if [ $((p % 2)) = 1 ]; then run "$p" on; run "$p" off; else run "$p" off; run "$p" on; fi
 done

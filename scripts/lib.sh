@@ -154,6 +154,12 @@ ou_use_pg() {
 		ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
 }
 
+# utime + stime of a process, in clock ticks (/proc/PID/stat fields 14, 15):
+# the benchmarks' measure of the collector worker's own CPU
+ou_proc_cpu_ticks() {
+	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
 # LD_LIBRARY_PATH for the relocatable builds: pg_regress and psql of 17/18 look
 # for libpq in their original prefix otherwise, and the server's dblink finds
 # the system's libpq (undefined symbol: PQcancelStart on 17/18).

@@ -8,7 +8,11 @@
 #   4. the collector's pg_regress suite (make installcheck-preload) on a server
 #      with shared_preload_libraries = 'ordered_uuid';
 #   5. its bounded-memory tests (make installcheck-preload-limits) on a server
-#      also started with ordered_uuid.max_entries = 4.
+#      also started with ordered_uuid.max_entries = 4 (and the detailed
+#      profile and a history ring of 8 samples on, to bound those too);
+#   6. the detailed profile and history tests (make
+#      installcheck-preload-detail) on a server started with
+#      ordered_uuid.profile_queries, profile_pids and history_size = 500.
 # Stops its server on every exit path; exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -44,8 +48,16 @@ if [ -n "$(make -s print-preload-tests PG_CONFIG="$pg_config")" ]; then
 fi
 if [ -n "$(make -s print-preload-limits-tests PG_CONFIG="$pg_config")" ]; then
 	ou_log "[$label] pg_regress, preloaded with ordered_uuid.max_entries = 4"
-	ou_server_start "$pg_config" "$dir" "$port" "shared_preload_libraries=ordered_uuid" "ordered_uuid.max_entries=4"
+	ou_server_start "$pg_config" "$dir" "$port" "shared_preload_libraries=ordered_uuid" "ordered_uuid.max_entries=4" \
+		"ordered_uuid.profile_queries=on" "ordered_uuid.profile_pids=on" "ordered_uuid.history_size=8"
 	make -s installcheck-preload-limits PG_CONFIG="$pg_config" || show_diffs
+	ou_server_stop "$pg_config" "$dir"
+fi
+if [ -n "$(make -s print-preload-detail-tests PG_CONFIG="$pg_config")" ]; then
+	ou_log "[$label] pg_regress, preloaded with the detailed wait profile and the history on"
+	ou_server_start "$pg_config" "$dir" "$port" "shared_preload_libraries=ordered_uuid" \
+		"ordered_uuid.profile_queries=on" "ordered_uuid.profile_pids=on" "ordered_uuid.history_size=500"
+	make -s installcheck-preload-detail PG_CONFIG="$pg_config" || show_diffs
 	ou_server_stop "$pg_config" "$dir"
 fi
 [ $failures = 0 ]

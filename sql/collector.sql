@@ -11,25 +11,7 @@ SET timezone = 'UTC';
 \set ON_ERROR_STOP on
 CREATE EXTENSION dblink;
 \set ON_ERROR_STOP off
-CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
-	SELECT 'host=' || current_setting('unix_socket_directories') ||
-	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||
-	       ' user=' || current_user
-$$;
-
--- wait until the worker has taken n more rounds (at most ~30 s)
-CREATE FUNCTION pg_temp.wait_rounds(n int) RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	r0 bigint := (SELECT rounds FROM collector_info());
-BEGIN
-	FOR i IN 1..300 LOOP
-		IF (SELECT rounds FROM collector_info()) >= r0 + n THEN
-			RETURN true;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN false;
-END $$;
+\i sql/include/collector_helpers.sql
 
 -- The worker runs and shows in pg_stat_activity.
 SELECT i.worker_pid = a.pid AS worker_in_pg_stat_activity, a.datid IS NULL AS no_database
@@ -37,6 +19,17 @@ SELECT i.worker_pid = a.pid AS worker_in_pg_stat_activity, a.datid IS NULL AS no
  WHERE a.backend_type = 'ordered_uuid collector';
 SELECT pg_temp.wait_rounds(5) AS sampling;
 SELECT setting, unit, context FROM pg_settings WHERE name = 'ordered_uuid.sample_interval';
+
+-- At the defaults the detailed profile and the history are off and take no
+-- shared memory; reading them says which setting turns them on.
+SELECT name, setting, context FROM pg_settings
+ WHERE name IN ('ordered_uuid.profile_queries', 'ordered_uuid.profile_pids', 'ordered_uuid.history_size')
+ ORDER BY name;
+SELECT * FROM collector_detail_info();
+SELECT count(*) AS detail_allocations FROM pg_shmem_allocations
+ WHERE name IN ('ordered_uuid detailed wait profile', 'ordered_uuid wait history');
+SELECT count(*) FROM wait_profile_detail;
+SELECT count(*) FROM wait_history;
 
 -- Reset empties everything.
 SELECT ordered_uuid_reset();
@@ -130,16 +123,6 @@ CREATE INDEX split_t_n ON split_t (n);
 SELECT pg_current_wal_insert_lsn() AS lsn0 \gset
 INSERT INTO split_t SELECT gen_random_uuid(), g FROM generate_series(1, 30000) g;
 SELECT pg_current_wal_flush_lsn() AS lsn1 \gset
-CREATE FUNCTION pg_temp.wait_wal(target pg_lsn) RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1..300 LOOP
-		IF (SELECT wal_reached FROM collector_info()) >= target THEN
-			RETURN true;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN false;
-END $$;
 SELECT pg_temp.wait_wal(:'lsn1') AS collector_caught_up;
 SELECT s.index, s.leaf_splits = w.leaf_splits AS leaf_equal,
        s.upper_splits = w.upper_splits AS upper_equal,
@@ -185,19 +168,6 @@ SELECT count(*) >= 0 AS extend_view_works FROM extend_lock_stats;
 --
 ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
 SELECT pg_reload_conf();
-CREATE FUNCTION pg_temp.wait_asleep() RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	r bigint;
-BEGIN
-	FOR i IN 1..100 LOOP
-		r := (SELECT rounds FROM collector_info());
-		PERFORM pg_sleep(0.3);
-		IF (SELECT rounds FROM collector_info()) = r THEN
-			RETURN true;
-		END IF;
-	END LOOP;
-	RETURN false;
-END $$;
 SELECT pg_temp.wait_asleep() AS worker_asleep;
 SELECT wal_skipped_bytes AS skipped0, pg_walfile_name(pg_current_wal_insert_lsn()) AS seg_after
   FROM collector_info() \gset

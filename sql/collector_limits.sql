@@ -1,31 +1,11 @@
 --
 -- The collector's memory is bounded: this file runs on a server started
--- with ordered_uuid.max_entries = 4 (scripts/test-one.sh, make
--- installcheck-preload-limits).  Keys beyond the limit are counted as
--- dropped; nothing grows, nothing crashes, reset frees the entries.
+-- with ordered_uuid.max_entries = 4, the detailed profile on and a history
+-- ring of 8 samples (scripts/test-one.sh, make installcheck-preload-limits).
+-- Keys beyond the limit are counted as dropped, the ring overwrites its
+-- oldest samples; nothing grows, nothing crashes, reset frees the entries.
 --
-CREATE FUNCTION pg_temp.wait_rounds(n int) RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	r0 bigint := (SELECT rounds FROM collector_info());
-BEGIN
-	FOR i IN 1..300 LOOP
-		IF (SELECT rounds FROM collector_info()) >= r0 + n THEN
-			RETURN true;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN false;
-END $$;
-CREATE FUNCTION pg_temp.wait_wal(target pg_lsn) RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1..300 LOOP
-		IF (SELECT wal_reached FROM collector_info()) >= target THEN
-			RETURN true;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN false;
-END $$;
+\i sql/include/collector_helpers.sql
 
 SHOW ordered_uuid.max_entries;
 SELECT pg_temp.wait_rounds(10) AS sampling;
@@ -58,6 +38,24 @@ SELECT pg_temp.wait_wal(:'lsn1') AS collector_caught_up;
 SELECT split_entries, split_dropped > 0 AS splits_dropped, extend_entries <= 4 AS extend_bounded
   FROM collector_info();
 SELECT count(*) AS split_rows FROM index_split_stats;
+
+-- The detailed profile has more keys still (one per process): 4 are kept,
+-- the rest dropped and counted.  The ring holds its last 8 samples and
+-- counts those it overwrote.
+SELECT current_setting('ordered_uuid.profile_pids') AS profile_pids,
+       current_setting('ordered_uuid.history_size') AS history_size;
+SELECT pg_temp.wait_rounds(5) AS sampled_detail;
+SELECT detail_entries, detail_dropped > 0 AS detail_dropped,
+       history_entries, history_overwritten > 0 AS history_overwritten
+  FROM collector_detail_info();
+SELECT count(*) AS detail_rows, count(DISTINCT pid) <= 4 AS pids_bounded FROM wait_profile_detail;
+SELECT count(*) AS history_rows FROM wait_history;
+-- the independent count: processes the server has now (each a key of its own)
+SELECT count(*) > 4 AS more_processes_than_entries
+  FROM pg_stat_activity WHERE backend_type <> 'ordered_uuid collector';
+SELECT ordered_uuid_reset();
+SELECT detail_entries <= 4 AS detail_bounded_after_reset, history_entries <= 8 AS ring_bounded_after_reset
+  FROM collector_detail_info();
 
 -- still working after all that
 SELECT pg_temp.wait_rounds(5) AS still_sampling;

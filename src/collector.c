@@ -13,7 +13,12 @@
  *   - per relation, the relation extension lock waits: waiter-samples,
  *     distinct episodes (pid, waitStart) -- an episode is new when it was
  *     not seen in the previous round --, the most waiters in one round and
- *     the time of the last round that saw one.
+ *     the time of the last round that saw one;
+ *   - when ordered_uuid.profile_queries or profile_pids is on, the same
+ *     samples in the detailed profile, keyed also by role, query id and pid
+ *     (a separate table, so that wait_profile stays complete when the
+ *     detailed keys overflow theirs);
+ *   - when ordered_uuid.history_size > 0, every sample in the history ring.
  * Each sample stands for the time since the previous round (at most ten
  * intervals, so a long stall of the worker does not inflate a wait; a worker
  * starved of CPU on a busy machine still estimates well); with an unloaded
@@ -41,6 +46,9 @@
 int			ou_sample_interval = 10;
 int			ou_max_entries = 5000;
 bool		ou_track_splits = true;
+bool		ou_profile_queries = false;
+bool		ou_profile_pids = false;
+int			ou_history_size = 0;
 
 /* how often the worker reads new WAL when it is not behind */
 #define OU_WAL_POLL_US	(100 * 1000)
@@ -68,7 +76,7 @@ ou_collector_define_gucs(void)
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("ordered_uuid.max_entries",
-							"Capacity of each of the collector's shared tables (wait profile, extension lock statistics, split counts).",
+							"Capacity of each of the collector's shared tables (wait profile, extension lock statistics, split counts, detailed wait profile).",
 							"Samples whose key does not fit are counted as dropped.",
 							&ou_max_entries,
 							5000, 1, 1000000,
@@ -83,7 +91,50 @@ ou_collector_define_gucs(void)
 							 PGC_SIGHUP,
 							 0,
 							 NULL, NULL, NULL);
+
+	/*
+	 * The detailed profile's dimensions and the history's size decide what
+	 * shared memory exists and what a key means, so they are fixed at start:
+	 * a key never mixes "with" and "without" a dimension.
+	 */
+	DefineCustomBoolVariable("ordered_uuid.profile_queries",
+							 "Keep the detailed wait profile per query id (wait_profile_detail.queryid).",
+							 "Query ids are core's (compute_query_id); with this on, compute_query_id = auto computes them.",
+							 &ou_profile_queries,
+							 false,
+							 PGC_POSTMASTER,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("ordered_uuid.profile_pids",
+							 "Keep the detailed wait profile per process (wait_profile_detail.pid).",
+							 NULL,
+							 &ou_profile_pids,
+							 false,
+							 PGC_POSTMASTER,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomIntVariable("ordered_uuid.history_size",
+							"Number of recent samples kept in the wait history ring (0 = no history).",
+							NULL,
+							&ou_history_size,
+							0, 0, 1000000,
+							PGC_POSTMASTER,
+							0,
+							NULL, NULL, NULL);
 	ou_mark_guc_prefix_reserved("ordered_uuid");
+}
+
+/*
+ * ou_collector_enable_query_id
+ *		With ordered_uuid.profile_queries on, ask core to compute query ids
+ *		when compute_query_id = auto, as pg_stat_statements does (off still
+ *		means off).
+ */
+void
+ou_collector_enable_query_id(void)
+{
+	if (ou_profile_queries)
+		EnableQueryId();
 }
 
 /*
@@ -121,6 +172,61 @@ ou_episode_seen(const OuEpisode *prev, int nprev, int pid, TimestampTz wait_star
 		if (prev[i].pid == pid && prev[i].wait_start == wait_start)
 			return true;
 	return false;
+}
+
+/*
+ * ou_detail_add
+ *		Count one sample in the detailed profile (LWLock held exclusively).
+ */
+static void
+ou_detail_add(const OuWaitSample *s, int64 weight_us)
+{
+	OuDetailKey key;
+	OuDetailEntry *de;
+	bool		found;
+
+	memset(&key, 0, sizeof(key));
+	key.dbid = s->dbid;
+	key.backend_type = (int32) s->backend_type;
+	key.wait_event_info = s->wait_event_info;
+	key.roleid = s->roleid;
+	if (ou_profile_pids)
+		key.pid = s->pid;
+	if (ou_profile_queries)
+		key.queryid = s->queryid;
+	de = hash_search(ou_detail_htab, &key, HASH_ENTER_NULL, &found);
+	if (de == NULL)
+	{
+		ou_shared->detail_dropped++;
+		return;
+	}
+	if (!found)
+	{
+		de->samples = 0;
+		de->time_us = 0;
+	}
+	de->samples++;
+	de->time_us += weight_us;
+}
+
+/*
+ * ou_history_add
+ *		Write one sample into the history ring, over the oldest one when it
+ *		is full (LWLock held exclusively).
+ */
+static void
+ou_history_add(const OuWaitSample *s, TimestampTz now)
+{
+	OuHistoryItem *h = &ou_history[ou_shared->history_written % (uint64) ou_history_size];
+
+	h->sample_time = now;
+	h->queryid = s->queryid;
+	h->pid = s->pid;
+	h->dbid = s->dbid;
+	h->roleid = s->roleid;
+	h->backend_type = (int32) s->backend_type;
+	h->wait_event_info = s->wait_event_info;
+	ou_shared->history_written++;
 }
 
 /*
@@ -165,6 +271,11 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 			pe->samples++;
 			pe->time_us += weight_us;
 		}
+
+		if (ou_detail_htab != NULL)
+			ou_detail_add(&s[i], weight_us);
+		if (ou_history != NULL)
+			ou_history_add(&s[i], now);
 
 		if (OidIsValid(s[i].extend_relid))
 		{

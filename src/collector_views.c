@@ -3,15 +3,19 @@
  * collector_views.c
  *	  The SQL-callable side of the collector: the set-returning functions
  *	  behind the views wait_profile, extend_lock_stats and index_split_stats,
- *	  collector_info() and ordered_uuid_reset().
+ *	  collector_info() and ordered_uuid_reset(), and the helpers that
+ *	  collector_detail.c shares (the detailed profile and the history).
  *
  * Readers copy the shared tables under the collector's LWLock in shared mode
  * and build their result after releasing it.  Visibility (other users'
- * details only for pg_read_all_stats, as in pg_stat_activity): these tables
- * hold no query text and no role, so the detail to protect is which database
- * a row belongs to -- a row of a database the caller may not CONNECT to is shown
- * only to members of pg_read_all_stats (rows of processes without a
- * database are shown to everyone).
+ * details only for pg_read_all_stats): these tables hold no query text, so
+ * the detail to protect is which database a row belongs to -- a row of a
+ * database the caller may not CONNECT to is shown only to members of
+ * pg_read_all_stats (rows of processes without a database are shown to
+ * everyone).  The detailed profile and the history also carry query ids:
+ * those of another role's processes are shown, as in pg_stat_activity and
+ * pg_stat_statements, only to members of that role and of pg_read_all_stats
+ * (NULL otherwise).
  *
  *-------------------------------------------------------------------------
  */
@@ -37,64 +41,69 @@ PG_FUNCTION_INFO_V1(ordered_uuid_index_split_stats);
 PG_FUNCTION_INFO_V1(ordered_uuid_collector_info);
 PG_FUNCTION_INFO_V1(ordered_uuid_reset);
 
-/* per-call cache of "may the caller see rows of database dbid?" */
-typedef struct OuDbVisibility
-{
-	bool		read_all;
-	int			n;
-	Oid			dbid[64];
-	bool		ok[64];
-} OuDbVisibility;
-
 /*
- * ou_db_visibility_init
+ * ou_visibility_init
  *		Start a visibility cache for the current user.
  */
-static void
-ou_db_visibility_init(OuDbVisibility *v)
+void
+ou_visibility_init(OuVisibility *v)
 {
 	v->read_all = has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_STATS);
-	v->n = 0;
+	v->ndb = 0;
+	v->nrole = 0;
 }
 
 /*
  * ou_db_visible
  *		May the caller see rows of database dbid (see the file header)?
  */
-static bool
-ou_db_visible(OuDbVisibility *v, Oid dbid)
+bool
+ou_db_visible(OuVisibility *v, Oid dbid)
 {
 	bool		ok;
 	int			i;
 
 	if (v->read_all || !OidIsValid(dbid) || dbid == MyDatabaseId)
 		return true;
-	for (i = 0; i < v->n; i++)
+	for (i = 0; i < v->ndb; i++)
 		if (v->dbid[i] == dbid)
-			return v->ok[i];
+			return v->db_ok[i];
 	ok = SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(dbid)) &&
 		ou_database_connect_ok(dbid, GetUserId());
-	if (v->n < lengthof(v->dbid))
+	if (v->ndb < OU_VIS_CACHE)
 	{
-		v->dbid[v->n] = dbid;
-		v->ok[v->n] = ok;
-		v->n++;
+		v->dbid[v->ndb] = dbid;
+		v->db_ok[v->ndb] = ok;
+		v->ndb++;
 	}
 	return ok;
 }
 
 /*
- * ou_srf_start
- *		Set up a materialised result (the pattern that works on 14-18).
+ * ou_role_visible
+ *		May the caller see the query ids of processes of role roleid?  As
+ *		pg_stat_activity.query_id and pg_stat_statements.queryid: members of
+ *		that role and of pg_read_all_stats.
  */
-static Tuplestorestate *
-ou_srf_start(FunctionCallInfo fcinfo, TupleDesc *tupdesc)
+bool
+ou_role_visible(OuVisibility *v, Oid roleid)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bool		ok;
+	int			i;
 
-	ou_init_materialized_srf(fcinfo);
-	*tupdesc = rsinfo->setDesc;
-	return rsinfo->setResult;
+	if (v->read_all || roleid == GetUserId())
+		return true;
+	for (i = 0; i < v->nrole; i++)
+		if (v->roleid[i] == roleid)
+			return v->role_ok[i];
+	ok = OidIsValid(roleid) && has_privs_of_role(GetUserId(), roleid);
+	if (v->nrole < OU_VIS_CACHE)
+	{
+		v->roleid[v->nrole] = roleid;
+		v->role_ok[v->nrole] = ok;
+		v->nrole++;
+	}
+	return ok;
 }
 
 /*
@@ -126,16 +135,67 @@ ou_copy_table(HTAB *htab, Size entrysize, int *count)
 	return copy;
 }
 
-/* a context for one row's values, reset after each row */
-static MemoryContext
-ou_row_context(void)
+/*
+ * ou_emit_rows
+ *		The result of a set-returning function (materialised: the pattern
+ *		that works on 14-18) from n entries of entrysize bytes, in order:
+ *		the entries of databases the caller may not see are skipped (the
+ *		database OID is at dbid_offset in an entry), fill builds each
+ *		other row, in a memory context reset after each row.
+ */
+void
+ou_emit_rows(FunctionCallInfo fcinfo, const char *entries, int n, Size entrysize,
+			 Size dbid_offset, OuRowFiller fill)
 {
-	return AllocSetContextCreate(CurrentMemoryContext, "ordered_uuid row",
-								 ALLOCSET_SMALL_SIZES);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	OuVisibility vis;
+	MemoryContext rowcxt,
+				oldcxt;
+	int			i;
+
+	ou_init_materialized_srf(fcinfo);
+	if (rsinfo->setDesc->natts > OU_MAX_COLUMNS)
+		elog(ERROR, "too many result columns");
+	ou_visibility_init(&vis);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "ordered_uuid row",
+								   ALLOCSET_SMALL_SIZES);
+	for (i = 0; i < n; i++)
+	{
+		const char *e = entries + entrysize * i;
+		Oid			dbid;
+		Datum		values[OU_MAX_COLUMNS];
+		bool		nulls[OU_MAX_COLUMNS];
+
+		CHECK_FOR_INTERRUPTS();
+		memcpy(&dbid, e + dbid_offset, sizeof(Oid));
+		if (!ou_db_visible(&vis, dbid))
+			continue;
+		oldcxt = MemoryContextSwitchTo(rowcxt);
+		memset(nulls, 0, sizeof(nulls));
+		fill(e, &vis, values, nulls);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(rowcxt);
+	}
+	MemoryContextDelete(rowcxt);
+}
+
+/*
+ * ou_emit_table
+ *		ou_emit_rows over a copy of a shared table.
+ */
+void
+ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize, Size dbid_offset,
+			  OuRowFiller fill)
+{
+	int			n;
+	char	   *rows = ou_copy_table(htab, entrysize, &n);
+
+	ou_emit_rows(fcinfo, rows, n, entrysize, dbid_offset, fill);
 }
 
 /* microseconds as an interval */
-static Datum
+Datum
 ou_interval_us(int64 us)
 {
 	Interval   *iv = palloc0(sizeof(Interval));
@@ -157,186 +217,142 @@ ou_db_name(Oid dbid, Datum *out)
 }
 
 /*
+ * ou_event_columns
+ *		values[0..3] of a profile or history row: database (NULL for none),
+ *		backend type, wait event type and wait event (CPU / CPU for 0).
+ */
+void
+ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
+				 Datum *values, bool *nulls)
+{
+	const char *t;
+
+	nulls[0] = !ou_db_name(dbid, &values[0]);
+	values[1] = CStringGetTextDatum(backend_type == B_INVALID ? "unknown" :
+									GetBackendTypeDesc((BackendType) backend_type));
+	if (wait_event_info == 0)
+	{
+		values[2] = CStringGetTextDatum("CPU");
+		values[3] = CStringGetTextDatum("CPU");
+	}
+	else
+	{
+		t = pgstat_get_wait_event_type(wait_event_info);
+		values[2] = CStringGetTextDatum(t ? t : "???");
+		t = pgstat_get_wait_event(wait_event_info);
+		values[3] = CStringGetTextDatum(t ? t : "???");
+	}
+}
+
+/* a row of wait_profile: database, backend_type, wait_event_type,
+ * wait_event, samples, est_time, datid */
+static void
+ou_profile_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
+{
+	const OuProfileEntry *e = entry;
+
+	ou_event_columns(e->key.dbid, e->key.backend_type, e->key.wait_event_info,
+					 values, nulls);
+	values[4] = Int64GetDatum((int64) e->samples);
+	values[5] = ou_interval_us(e->time_us);
+	values[6] = ObjectIdGetDatum(e->key.dbid);
+}
+
+/*
  * ordered_uuid_wait_profile
- *		Rows of the view wait_profile: database, backend_type,
- *		wait_event_type, wait_event, samples, est_time, datid.
+ *		Rows of the view wait_profile.
  */
 Datum
 ordered_uuid_wait_profile(PG_FUNCTION_ARGS)
 {
-	TupleDesc	tupdesc;
-	Tuplestorestate *ts;
-	OuProfileEntry *rows;
-	OuDbVisibility vis;
-	int			n,
-				i;
-	MemoryContext rowcxt,
-				oldcxt;
-
 	ou_collector_check_loaded();
-	ts = ou_srf_start(fcinfo, &tupdesc);
-	rows = ou_copy_table(ou_profile_htab, sizeof(OuProfileEntry), &n);
-	ou_db_visibility_init(&vis);
-	rowcxt = ou_row_context();
-
-	for (i = 0; i < n; i++)
-	{
-		OuProfileEntry *e = &rows[i];
-		Datum		values[7];
-		bool		nulls[7];
-		uint32		wei = e->key.wait_event_info;
-		const char *t;
-
-		CHECK_FOR_INTERRUPTS();
-		if (!ou_db_visible(&vis, e->key.dbid))
-			continue;
-		oldcxt = MemoryContextSwitchTo(rowcxt);
-		memset(nulls, 0, sizeof(nulls));
-		nulls[0] = !ou_db_name(e->key.dbid, &values[0]);
-		values[1] = CStringGetTextDatum(e->key.backend_type == B_INVALID ? "unknown" :
-										GetBackendTypeDesc((BackendType) e->key.backend_type));
-		if (wei == 0)
-		{
-			values[2] = CStringGetTextDatum("CPU");
-			values[3] = CStringGetTextDatum("CPU");
-		}
-		else
-		{
-			t = pgstat_get_wait_event_type(wei);
-			values[2] = CStringGetTextDatum(t ? t : "???");
-			t = pgstat_get_wait_event(wei);
-			values[3] = CStringGetTextDatum(t ? t : "???");
-		}
-		values[4] = Int64GetDatum((int64) e->samples);
-		values[5] = ou_interval_us(e->time_us);
-		values[6] = ObjectIdGetDatum(e->key.dbid);
-		tuplestore_putvalues(ts, tupdesc, values, nulls);
-		MemoryContextSwitchTo(oldcxt);
-		MemoryContextReset(rowcxt);
-	}
-	MemoryContextDelete(rowcxt);
+	ou_emit_table(fcinfo, ou_profile_htab, sizeof(OuProfileEntry),
+				  offsetof(OuProfileEntry, key.dbid), ou_profile_row);
 	return (Datum) 0;
+}
+
+/*
+ * A row of extend_lock_stats: relation, waits, samples, est_wait_time,
+ * max_waiters, last_wait, database, datid, relid.  relation is NULL unless
+ * the relation is in the current database and still exists.
+ */
+static void
+ou_extend_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
+{
+	const OuExtendEntry *e = entry;
+
+	if (e->key.dbid == MyDatabaseId &&
+		SearchSysCacheExists1(RELOID, ObjectIdGetDatum(e->key.relid)))
+		values[0] = ObjectIdGetDatum(e->key.relid);
+	else
+		nulls[0] = true;
+	values[1] = Int64GetDatum((int64) e->waits);
+	values[2] = Int64GetDatum((int64) e->samples);
+	values[3] = ou_interval_us(e->time_us);
+	values[4] = Int32GetDatum(e->max_waiters);
+	values[5] = TimestampTzGetDatum(e->last_wait);
+	nulls[6] = !ou_db_name(e->key.dbid, &values[6]);
+	values[7] = ObjectIdGetDatum(e->key.dbid);
+	values[8] = ObjectIdGetDatum(e->key.relid);
 }
 
 /*
  * ordered_uuid_extend_lock_stats
- *		Rows of the view extend_lock_stats: relation, waits, samples,
- *		est_wait_time, max_waiters, last_wait, database, datid, relid.
- *		relation is NULL unless the relation is in the current database
- *		and still exists.
+ *		Rows of the view extend_lock_stats.
  */
 Datum
 ordered_uuid_extend_lock_stats(PG_FUNCTION_ARGS)
 {
-	TupleDesc	tupdesc;
-	Tuplestorestate *ts;
-	OuExtendEntry *rows;
-	OuDbVisibility vis;
-	int			n,
-				i;
-	MemoryContext rowcxt,
-				oldcxt;
-
 	ou_collector_check_loaded();
-	ts = ou_srf_start(fcinfo, &tupdesc);
-	rows = ou_copy_table(ou_extend_htab, sizeof(OuExtendEntry), &n);
-	ou_db_visibility_init(&vis);
-	rowcxt = ou_row_context();
-
-	for (i = 0; i < n; i++)
-	{
-		OuExtendEntry *e = &rows[i];
-		Datum		values[9];
-		bool		nulls[9];
-
-		CHECK_FOR_INTERRUPTS();
-		if (!ou_db_visible(&vis, e->key.dbid))
-			continue;
-		oldcxt = MemoryContextSwitchTo(rowcxt);
-		memset(nulls, 0, sizeof(nulls));
-		if (e->key.dbid == MyDatabaseId &&
-			SearchSysCacheExists1(RELOID, ObjectIdGetDatum(e->key.relid)))
-			values[0] = ObjectIdGetDatum(e->key.relid);
-		else
-			nulls[0] = true;
-		values[1] = Int64GetDatum((int64) e->waits);
-		values[2] = Int64GetDatum((int64) e->samples);
-		values[3] = ou_interval_us(e->time_us);
-		values[4] = Int32GetDatum(e->max_waiters);
-		values[5] = TimestampTzGetDatum(e->last_wait);
-		nulls[6] = !ou_db_name(e->key.dbid, &values[6]);
-		values[7] = ObjectIdGetDatum(e->key.dbid);
-		values[8] = ObjectIdGetDatum(e->key.relid);
-		tuplestore_putvalues(ts, tupdesc, values, nulls);
-		MemoryContextSwitchTo(oldcxt);
-		MemoryContextReset(rowcxt);
-	}
-	MemoryContextDelete(rowcxt);
+	ou_emit_table(fcinfo, ou_extend_htab, sizeof(OuExtendEntry),
+				  offsetof(OuExtendEntry, key.dbid), ou_extend_row);
 	return (Datum) 0;
 }
 
 /*
+ * A row of index_split_stats: index, leaf_splits, upper_splits,
+ * root_splits, database, datid, tablespace, relfilenode.  index is NULL
+ * unless the relfilenode maps to a relation of the current database (it no
+ * longer does after REINDEX, TRUNCATE, ...).
+ */
+static void
+ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
+{
+	const OuSplitEntry *e = entry;
+	Oid			relid = InvalidOid;
+
+	if (e->key.dbid == MyDatabaseId)
+	{
+		OuRelFileLocator loc;
+
+		loc.spcOid = e->key.spcid;
+		loc.dbOid = e->key.dbid;
+		loc.relNumber = e->key.relfilenode;
+		relid = ou_wal_relid(&loc);
+	}
+	if (OidIsValid(relid))
+		values[0] = ObjectIdGetDatum(relid);
+	else
+		nulls[0] = true;
+	values[1] = Int64GetDatum((int64) e->leaf_splits);
+	values[2] = Int64GetDatum((int64) e->upper_splits);
+	values[3] = Int64GetDatum((int64) e->root_splits);
+	nulls[4] = !ou_db_name(e->key.dbid, &values[4]);
+	values[5] = ObjectIdGetDatum(e->key.dbid);
+	values[6] = ObjectIdGetDatum(e->key.spcid);
+	values[7] = ObjectIdGetDatum(e->key.relfilenode);
+}
+
+/*
  * ordered_uuid_index_split_stats
- *		Rows of the view index_split_stats: index, leaf_splits,
- *		upper_splits, root_splits, database, datid, tablespace, relfilenode.
- *		index is NULL unless the relfilenode maps to a relation of the
- *		current database (it no longer does after REINDEX, TRUNCATE, ...).
+ *		Rows of the view index_split_stats.
  */
 Datum
 ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 {
-	TupleDesc	tupdesc;
-	Tuplestorestate *ts;
-	OuSplitEntry *rows;
-	OuDbVisibility vis;
-	int			n,
-				i;
-	MemoryContext rowcxt,
-				oldcxt;
-
 	ou_collector_check_loaded();
-	ts = ou_srf_start(fcinfo, &tupdesc);
-	rows = ou_copy_table(ou_split_htab, sizeof(OuSplitEntry), &n);
-	ou_db_visibility_init(&vis);
-	rowcxt = ou_row_context();
-
-	for (i = 0; i < n; i++)
-	{
-		OuSplitEntry *e = &rows[i];
-		Datum		values[8];
-		bool		nulls[8];
-		Oid			relid = InvalidOid;
-
-		CHECK_FOR_INTERRUPTS();
-		if (!ou_db_visible(&vis, e->key.dbid))
-			continue;
-		oldcxt = MemoryContextSwitchTo(rowcxt);
-		memset(nulls, 0, sizeof(nulls));
-		if (e->key.dbid == MyDatabaseId)
-		{
-			OuRelFileLocator loc;
-
-			loc.spcOid = e->key.spcid;
-			loc.dbOid = e->key.dbid;
-			loc.relNumber = e->key.relfilenode;
-			relid = ou_wal_relid(&loc);
-		}
-		if (OidIsValid(relid))
-			values[0] = ObjectIdGetDatum(relid);
-		else
-			nulls[0] = true;
-		values[1] = Int64GetDatum((int64) e->leaf_splits);
-		values[2] = Int64GetDatum((int64) e->upper_splits);
-		values[3] = Int64GetDatum((int64) e->root_splits);
-		nulls[4] = !ou_db_name(e->key.dbid, &values[4]);
-		values[5] = ObjectIdGetDatum(e->key.dbid);
-		values[6] = ObjectIdGetDatum(e->key.spcid);
-		values[7] = ObjectIdGetDatum(e->key.relfilenode);
-		tuplestore_putvalues(ts, tupdesc, values, nulls);
-		MemoryContextSwitchTo(oldcxt);
-		MemoryContextReset(rowcxt);
-	}
-	MemoryContextDelete(rowcxt);
+	ou_emit_table(fcinfo, ou_split_htab, sizeof(OuSplitEntry),
+				  offsetof(OuSplitEntry, key.dbid), ou_split_row);
 	return (Datum) 0;
 }
 
@@ -410,7 +426,8 @@ ou_clear_table(HTAB *htab)
 
 /*
  * ordered_uuid_reset
- *		Clear the collector's statistics (EXECUTE is revoked from PUBLIC).
+ *		Clear the collector's statistics, the detailed profile and the
+ *		history included (EXECUTE is revoked from PUBLIC).
  */
 Datum
 ordered_uuid_reset(PG_FUNCTION_ARGS)
@@ -420,10 +437,14 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 	ou_clear_table(ou_profile_htab);
 	ou_clear_table(ou_extend_htab);
 	ou_clear_table(ou_split_htab);
+	if (ou_detail_htab != NULL)
+		ou_clear_table(ou_detail_htab);
 	ou_shared->ticks = 0;
 	ou_shared->profile_dropped = 0;
 	ou_shared->extend_dropped = 0;
 	ou_shared->split_dropped = 0;
+	ou_shared->detail_dropped = 0;
+	ou_shared->history_written = 0;
 	/* the WAL counters describe what the split counts cover: since now */
 	ou_shared->wal_start = ou_shared->wal_reached;
 	ou_shared->wal_records = 0;

@@ -42,6 +42,13 @@
  *----
  */
 
+/* EnableQueryId() and compute_query_id: moved to nodes/ in 16 */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/queryjumble.h"
+#else
+#include "utils/queryjumble.h"
+#endif
+
 /*
  * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
  * shared memory index), as backend_status.c sizes it.

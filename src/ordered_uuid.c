@@ -31,6 +31,7 @@ _PG_init(void)
 		return;
 
 	ou_collector_define_gucs();
+	ou_collector_enable_query_id();
 	ou_shmem_install_hooks();
 	ou_collector_register_worker();
 }

@@ -63,6 +63,8 @@ typedef struct OuWaitSample
 	Oid			extend_dbid;	/* relation extension lock waited on, when */
 	Oid			extend_relid;	/* extend_relid is valid */
 	TimestampTz wait_start;		/* start of that lock wait (0 = not yet set) */
+	int64		queryid;		/* core's top-level query id while a statement
+								 * runs (state active), else 0 */
 } OuWaitSample;
 
 /* the wait event of a relation extension lock wait: Lock / extend */
@@ -91,6 +93,41 @@ typedef struct OuProfileEntry
 	uint64		samples;
 	int64		time_us;		/* sum of the sampling periods of the samples */
 } OuProfileEntry;
+
+/*
+ * The detailed wait profile (ordered_uuid.profile_queries / profile_pids):
+ * the key of wait_profile plus the role, and the query id and pid when their
+ * dimension is on (0 when off).  Zeroed before it is filled: HASH_BLOBS
+ * compares the padding too.
+ */
+typedef struct OuDetailKey
+{
+	Oid			dbid;
+	int32		backend_type;
+	uint32		wait_event_info;
+	Oid			roleid;			/* the process's session role (0 for none) */
+	int32		pid;			/* 0 unless profile_pids */
+	int64		queryid;		/* 0 unless profile_queries, or none known */
+} OuDetailKey;
+
+typedef struct OuDetailEntry
+{
+	OuDetailKey key;
+	uint64		samples;
+	int64		time_us;
+} OuDetailEntry;
+
+/* one sample of the history ring (ordered_uuid.history_size) */
+typedef struct OuHistoryItem
+{
+	TimestampTz sample_time;	/* time of the sampling round */
+	int64		queryid;
+	int32		pid;
+	Oid			dbid;
+	Oid			roleid;
+	int32		backend_type;
+	uint32		wait_event_info;
+} OuHistoryItem;
 
 typedef struct OuExtendKey
 {
@@ -134,6 +171,8 @@ typedef struct OuShared
 	uint64		profile_dropped;	/* samples whose key did not fit */
 	uint64		extend_dropped;
 	uint64		split_dropped;	/* split records whose index did not fit */
+	uint64		detail_dropped; /* samples whose detailed key did not fit */
+	uint64		history_written;	/* samples written to the ring since reset */
 	XLogRecPtr	wal_start;		/* where the split counts begin (start or reset) */
 	XLogRecPtr	wal_reached;	/* how far it has read */
 	uint64		wal_records;	/* records read */
@@ -144,7 +183,14 @@ extern OuShared *ou_shared;
 extern HTAB *ou_profile_htab;
 extern HTAB *ou_extend_htab;
 extern HTAB *ou_split_htab;
+extern HTAB *ou_detail_htab;	/* NULL unless a detail dimension is on */
+extern OuHistoryItem *ou_history;	/* NULL unless history_size > 0 */
 extern int	ou_max_entries;
+extern bool ou_profile_queries;
+extern bool ou_profile_pids;
+extern int	ou_history_size;
+
+#define OU_DETAIL_ON()	(ou_profile_queries || ou_profile_pids)
 
 extern void ou_shmem_install_hooks(void);
 extern void ou_collector_check_loaded(void);
@@ -154,11 +200,50 @@ extern int	ou_sample_interval;
 extern bool ou_track_splits;
 extern void ou_collector_define_gucs(void);
 extern void ou_collector_register_worker(void);
+extern void ou_collector_enable_query_id(void);
 extern PGDLLEXPORT void ou_collector_main(Datum main_arg);
 
 /* collector_wal.c: split counts from following the WAL */
 extern bool ou_splits_follow(TimestampTz deadline);
 extern void ou_splits_follow_stop(void);
+
+/*
+ * collector_views.c: helpers shared by the collector's set-returning
+ * functions (collector_detail.c too).  OuVisibility caches, for one call,
+ * which databases' rows and which roles' query ids the caller may see.
+ */
+#include "fmgr.h"
+#include "funcapi.h"
+
+#define OU_VIS_CACHE	64
+
+typedef struct OuVisibility
+{
+	bool		read_all;		/* pg_read_all_stats: sees everything */
+	int			ndb;
+	Oid			dbid[OU_VIS_CACHE];
+	bool		db_ok[OU_VIS_CACHE];
+	int			nrole;
+	Oid			roleid[OU_VIS_CACHE];
+	bool		role_ok[OU_VIS_CACHE];
+} OuVisibility;
+
+/* builds one result row from one entry (values[] / nulls[] zeroed) */
+typedef void (*OuRowFiller) (const void *entry, OuVisibility *vis,
+							 Datum *values, bool *nulls);
+
+#define OU_MAX_COLUMNS	16		/* most columns of a collector view */
+
+extern void ou_visibility_init(OuVisibility *v);
+extern bool ou_db_visible(OuVisibility *v, Oid dbid);
+extern bool ou_role_visible(OuVisibility *v, Oid roleid);
+extern void ou_emit_rows(FunctionCallInfo fcinfo, const char *entries, int n,
+						 Size entrysize, Size dbid_offset, OuRowFiller fill);
+extern void ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize,
+						  Size dbid_offset, OuRowFiller fill);
+extern void ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
+							 Datum *values, bool *nulls);
+extern Datum ou_interval_us(int64 us);
 
 /* diag_util.c */
 #include "fmgr.h"

@@ -8,7 +8,12 @@
  * Three fixed-size shared hash tables (ordered_uuid.max_entries entries
  * each, allocated at startup, never grown): the wait profile, the extension
  * lock statistics and the split counts.  A key that does not fit is counted
- * as dropped in OuShared.  Any backend reads them under the LWLock in shared
+ * as dropped in OuShared.  Two more parts exist only when their settings
+ * (all PGC_POSTMASTER, since they size this memory) ask for them: the
+ * detailed wait profile, a fourth table of max_entries entries
+ * (ordered_uuid.profile_queries or profile_pids on), and the history ring of
+ * ordered_uuid.history_size samples (OuShared.history_written counts the
+ * samples written; the ring holds the last history_size of them).  Any backend reads them under the LWLock in shared
  * mode; only the worker (and ordered_uuid_reset) takes it exclusively.
  *
  *-------------------------------------------------------------------------
@@ -27,6 +32,8 @@ OuShared   *ou_shared = NULL;
 HTAB	   *ou_profile_htab = NULL;
 HTAB	   *ou_extend_htab = NULL;
 HTAB	   *ou_split_htab = NULL;
+HTAB	   *ou_detail_htab = NULL;
+OuHistoryItem *ou_history = NULL;
 
 #ifdef OU_HAVE_SHMEM_REQUEST_HOOK
 static shmem_request_hook_type ou_prev_shmem_request_hook = NULL;
@@ -35,7 +42,7 @@ static shmem_startup_hook_type ou_prev_shmem_startup_hook = NULL;
 
 /*
  * ou_shmem_size
- *		Bytes needed for OuShared and the three tables.
+ *		Bytes needed for OuShared, the tables and the history ring.
  */
 static Size
 ou_shmem_size(void)
@@ -45,6 +52,10 @@ ou_shmem_size(void)
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuProfileEntry)));
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuExtendEntry)));
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuSplitEntry)));
+	if (OU_DETAIL_ON())
+		size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuDetailEntry)));
+	if (ou_history_size > 0)
+		size = add_size(size, MAXALIGN(mul_size(ou_history_size, sizeof(OuHistoryItem))));
 	return size;
 }
 
@@ -107,6 +118,13 @@ ou_shmem_startup(void)
 								   sizeof(OuExtendKey), sizeof(OuExtendEntry));
 	ou_split_htab = ou_init_table("ordered_uuid index split stats",
 								  sizeof(OuSplitKey), sizeof(OuSplitEntry));
+	if (OU_DETAIL_ON())
+		ou_detail_htab = ou_init_table("ordered_uuid detailed wait profile",
+									   sizeof(OuDetailKey), sizeof(OuDetailEntry));
+	if (ou_history_size > 0)
+		ou_history = ShmemInitStruct("ordered_uuid wait history",
+									 mul_size(ou_history_size, sizeof(OuHistoryItem)),
+									 &found);
 	LWLockRelease(AddinShmemInitLock);
 }
 

@@ -17,6 +17,11 @@
  *     a client backend whose status says idle (a client between two
  *     messages).  Code paths that block without reporting a wait event also
  *     count as active; that is the usual reading of "no wait event".
+ *   - queryid is core's query id of the top-level statement (st_query_id,
+ *     read with the status entry's change-count protocol), kept only while
+ *     the process's state is active: between statements the status still
+ *     holds the previous statement's id, which must not be charged with the
+ *     client's think time.  0 when no id was computed (compute_query_id).
  *   - For a process waiting on a relation extension lock (Lock / extend),
  *     the relation is found race-free: read proc->waitLock (written only
  *     under its lock-manager partition lock, in exclusive mode), copy its
@@ -93,6 +98,33 @@ ou_status_for(PGPROC *proc, int pid)
 }
 
 /*
+ * ou_status_query_id
+ *		The query id of the statement st's process is running, or 0 (not
+ *		running a statement, no id computed, or the entry kept changing).
+ */
+static int64
+ou_status_query_id(volatile PgBackendStatus *st)
+{
+	int			tries;
+
+	for (tries = 0; tries < 3; tries++)
+	{
+		int			before,
+					after;
+		BackendState state;
+		int64		queryid;
+
+		pgstat_begin_read_activity(st, before);
+		state = st->st_state;
+		queryid = (int64) st->st_query_id;
+		pgstat_end_read_activity(st, after);
+		if (pgstat_read_activity_complete(before, after))
+			return state == STATE_RUNNING ? queryid : 0;
+	}
+	return 0;
+}
+
+/*
  * ou_extend_lock_target
  *		For proc, seen waiting on Lock / extend: the relation whose extension
  *		lock it waits on, and when the wait began.  False if the wait ended
@@ -163,6 +195,7 @@ ou_sample_proc(PGPROC *proc, OuWaitSample *out)
 	if (st == NULL)
 		return false;
 	out->backend_type = st->st_backendType;
+	out->queryid = ou_status_query_id(st);
 
 	if (out->wait_event_info == 0)
 		out->active = !(out->backend_type == B_BACKEND &&

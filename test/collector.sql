@@ -4,7 +4,7 @@
 -- tested here; the behaviour is tested by sql/collector*.sql (preloaded) and
 -- sql/preload_missing.sql.
 BEGIN;
-SELECT plan(47);
+SELECT plan(87);
 
 SELECT has_view('wait_profile');
 SELECT has_view('extend_lock_stats');
@@ -69,8 +69,62 @@ SELECT ok(obj_description('ordered_uuid_extend_lock_stats()'::regprocedure, 'pg_
 SELECT ok(obj_description('ordered_uuid_index_split_stats()'::regprocedure, 'pg_proc') IS NOT NULL, 'split SRF commented');
 SELECT ok(obj_description('wait_profile'::regclass, 'pg_class') IS NOT NULL, 'wait_profile commented');
 
+-- The detailed wait profile and the history (new objects in 1.0.0).
+SELECT has_view('wait_profile_detail');
+SELECT has_view('wait_history');
+SELECT columns_are('wait_profile_detail',
+	ARRAY['database', 'backend_type', 'wait_event_type', 'wait_event', 'samples', 'est_time', 'datid',
+	      'queryid', 'pid', 'userid']);
+SELECT col_type_is('wait_profile_detail', 'samples', 'bigint');
+SELECT col_type_is('wait_profile_detail', 'est_time', 'interval');
+SELECT col_type_is('wait_profile_detail', 'queryid', 'bigint');
+SELECT col_type_is('wait_profile_detail', 'pid', 'integer');
+SELECT col_type_is('wait_profile_detail', 'userid', 'oid');
+SELECT columns_are('wait_history',
+	ARRAY['sample_time', 'pid', 'database', 'backend_type', 'wait_event_type', 'wait_event', 'queryid',
+	      'datid', 'userid']);
+SELECT col_type_is('wait_history', 'sample_time', 'timestamp with time zone');
+SELECT col_type_is('wait_history', 'pid', 'integer');
+SELECT col_type_is('wait_history', 'database', 'name');
+SELECT col_type_is('wait_history', 'wait_event', 'text');
+SELECT col_type_is('wait_history', 'queryid', 'bigint');
+SELECT col_type_is('wait_history', 'userid', 'oid');
+-- queryid joins pg_stat_statements.queryid and pg_stat_activity.query_id (bigint)
+SELECT is(format_type(atttypid, atttypmod), 'bigint', 'queryid has the type of pg_stat_activity.query_id')
+  FROM pg_attribute WHERE attrelid = 'pg_catalog.pg_stat_activity'::regclass AND attname = 'query_id';
+SELECT has_function('collector_detail_info', ARRAY[]::name[]);
+SELECT function_returns('collector_detail_info', ARRAY[]::name[], 'record');
+SELECT volatility_is('ordered_uuid_wait_profile_detail', ARRAY[]::name[], 'volatile');
+SELECT volatility_is('ordered_uuid_wait_history', ARRAY[]::name[], 'volatile');
+SELECT volatility_is('collector_detail_info', ARRAY[]::name[], 'volatile');
+SELECT is_strict('ordered_uuid_wait_profile_detail', ARRAY[]::name[]);
+SELECT is_strict('ordered_uuid_wait_history', ARRAY[]::name[]);
+SELECT isnt_definer('ordered_uuid_wait_profile_detail', ARRAY[]::name[]);
+SELECT isnt_definer('ordered_uuid_wait_history', ARRAY[]::name[]);
+SELECT isnt_definer('collector_detail_info', ARRAY[]::name[]);
+SELECT ok(has_table_privilege('public', 'wait_profile_detail', 'SELECT'), 'wait_profile_detail readable by PUBLIC');
+SELECT ok(has_table_privilege('public', 'wait_history', 'SELECT'), 'wait_history readable by PUBLIC');
+SELECT ok(NOT has_table_privilege('public', 'wait_profile_detail', 'INSERT,UPDATE,DELETE,TRUNCATE'),
+          'wait_profile_detail not writable by PUBLIC');
+SELECT ok(NOT has_table_privilege('public', 'wait_history', 'INSERT,UPDATE,DELETE,TRUNCATE'),
+          'wait_history not writable by PUBLIC');
+SELECT ok(has_function_privilege('public', 'collector_detail_info()', 'EXECUTE'),
+          'collector_detail_info() executable by PUBLIC');
+SELECT ok(obj_description('wait_profile_detail'::regclass, 'pg_class') IS NOT NULL, 'wait_profile_detail commented');
+SELECT ok(obj_description('wait_history'::regclass, 'pg_class') IS NOT NULL, 'wait_history commented');
+SELECT ok(obj_description('ordered_uuid_wait_profile_detail()'::regprocedure, 'pg_proc') IS NOT NULL,
+          'detailed profile SRF commented');
+SELECT ok(obj_description('ordered_uuid_wait_history()'::regprocedure, 'pg_proc') IS NOT NULL, 'history SRF commented');
+SELECT ok(obj_description('collector_detail_info()'::regprocedure, 'pg_proc') IS NOT NULL,
+          'collector_detail_info commented');
+SELECT ok(obj_description('ordered_uuid_reset()'::regprocedure, 'pg_proc') ~ 'wait_history',
+          'reset''s comment names the history it clears');
+
 -- Without preload the views raise 55000.
 SELECT throws_ok('SELECT * FROM wait_profile', '55000');
+SELECT throws_ok('SELECT * FROM wait_profile_detail', '55000');
+SELECT throws_ok('SELECT * FROM wait_history', '55000');
+SELECT throws_ok('SELECT * FROM collector_detail_info()', '55000');
 
 SELECT * FROM finish();
 ROLLBACK;

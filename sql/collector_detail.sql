@@ -1,0 +1,193 @@
+--
+-- The collector's detailed wait profile and history ring, on a server
+-- started with shared_preload_libraries = 'ordered_uuid',
+-- ordered_uuid.profile_queries = on, ordered_uuid.profile_pids = on and
+-- ordered_uuid.history_size = 500 (scripts/test-one.sh, make
+-- installcheck-preload-detail).  compute_query_id is left at its default,
+-- auto: profile_queries asks core for query ids.  Other sessions come from
+-- dblink; their pids and query ids, read from pg_stat_activity while they
+-- run, are the independent measurement.  Only booleans and counts printed.
+--
+SET timezone = 'UTC';
+CREATE EXTENSION dblink;
+\i sql/include/collector_helpers.sql
+
+-- the query id of process p's running statement, once it shows the wait
+-- event ev (at most ~15 s)
+CREATE FUNCTION pg_temp.wait_event_of(p int, ev text, OUT query_id bigint) LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..300 LOOP
+		PERFORM pg_stat_clear_snapshot();
+		SELECT a.query_id INTO query_id FROM pg_stat_activity a
+		 WHERE a.pid = p AND a.wait_event = ev AND a.state = 'active';
+		IF FOUND THEN
+			RETURN;
+		END IF;
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+	query_id := NULL;
+END $$;
+
+SELECT name, setting, context FROM pg_settings
+ WHERE name IN ('ordered_uuid.profile_queries', 'ordered_uuid.profile_pids',
+                'ordered_uuid.history_size', 'compute_query_id')
+ ORDER BY name;
+SELECT profile_queries, profile_pids, history_size FROM collector_detail_info();
+-- the two parts exist in shared memory
+SELECT count(*) AS detail_allocations FROM pg_shmem_allocations
+ WHERE name IN ('ordered_uuid detailed wait profile', 'ordered_uuid wait history');
+
+--
+-- 1. Two distinct statements, each with its known wait: one session sleeps
+-- in pg_sleep, another waits on an advisory lock held by a third.
+--
+SELECT dblink_connect('sleeper', pg_temp.connstr());
+SELECT dblink_connect('waiter', pg_temp.connstr());
+SELECT dblink_connect('holder', pg_temp.connstr());
+SELECT t.p AS sleeper_pid FROM dblink('sleeper', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT t.p AS waiter_pid FROM dblink('waiter', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT * FROM dblink('holder', 'SELECT pg_advisory_lock(4343)') AS t(x text);
+SELECT clock_timestamp() AS t0 \gset
+SELECT ordered_uuid_reset();
+SELECT dblink_send_query('sleeper', 'SELECT pg_sleep(1.5)');
+SELECT dblink_send_query('waiter', 'SELECT pg_advisory_lock(4343)');
+SELECT query_id AS sleep_qid FROM pg_temp.wait_event_of(:sleeper_pid, 'PgSleep') \gset
+SELECT query_id AS lock_qid FROM pg_temp.wait_event_of(:waiter_pid, 'advisory') \gset
+SELECT :'sleep_qid' <> '' AND :'lock_qid' <> '' AS query_ids_computed_with_auto,
+       :'sleep_qid' <> :'lock_qid' AS distinct_statements;
+SELECT pg_temp.wait_rounds(20) AS sampled_during_waits;
+
+-- the history saw both, with their pid and query id, while they waited
+SELECT bool_or(pid = :sleeper_pid AND queryid = :sleep_qid AND wait_event = 'PgSleep') AS history_has_sleep,
+       bool_or(pid = :waiter_pid AND queryid = :lock_qid AND wait_event_type = 'Lock'
+               AND wait_event = 'advisory') AS history_has_lock_wait,
+       -- (a round that began just before the reset may write after it)
+       bool_and(sample_time BETWEEN timestamptz :'t0' - interval '1 s' AND clock_timestamp())
+           AS history_times_in_run,
+       bool_and(database IS NOT DISTINCT FROM (SELECT datname FROM pg_database d WHERE d.oid = datid)
+                AND (datid = 0) = (database IS NULL)) AS history_database_named
+  FROM wait_history;
+-- oldest first
+SELECT bool_and(sample_time >= prev) AS history_in_time_order
+  FROM (SELECT sample_time, lag(sample_time) OVER (ORDER BY n) AS prev
+          FROM ordered_uuid_wait_history() WITH ORDINALITY AS h(sample_time, pid, database,
+               backend_type, wait_event_type, wait_event, queryid, datid, userid, n)) o
+ WHERE prev IS NOT NULL;
+
+SELECT * FROM dblink_get_result('sleeper') AS t(x text);
+SELECT * FROM dblink_get_result('sleeper') AS t(x text);
+SELECT * FROM dblink('holder', 'SELECT pg_advisory_unlock(4343)') AS t(x bool);
+SELECT * FROM dblink_get_result('waiter') AS t(x text);
+SELECT * FROM dblink_get_result('waiter') AS t(x text);
+SELECT pg_temp.wait_rounds(3) AS sampled_after;
+
+-- one row per statement, each with its event and its process
+SELECT wait_event_type, wait_event, pid = :sleeper_pid AS sleeper_pid,
+       est_time BETWEEN interval '1.1 s' AND interval '3 s' AS est_time_about_1_5s,
+       userid = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS userid_is_role
+  FROM wait_profile_detail WHERE queryid = :sleep_qid AND wait_event_type <> 'CPU';
+SELECT wait_event_type, wait_event, pid = :waiter_pid AS waiter_pid
+  FROM wait_profile_detail WHERE queryid = :lock_qid AND wait_event_type <> 'CPU';
+-- and none of their waits under another query id
+SELECT count(*) AS sleep_rows_elsewhere FROM wait_profile_detail
+ WHERE pid = :sleeper_pid AND wait_event = 'PgSleep' AND queryid IS DISTINCT FROM :sleep_qid;
+SELECT count(*) AS lock_rows_elsewhere FROM wait_profile_detail
+ WHERE pid = :waiter_pid AND wait_event = 'advisory' AND queryid IS DISTINCT FROM :lock_qid;
+
+--
+-- 2. compute_query_id = off in one session: its samples have no query id.
+--
+SELECT dblink_connect('noqid', pg_temp.connstr());
+SELECT t.p AS noqid_pid FROM dblink('noqid', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT * FROM dblink('noqid', 'SET compute_query_id = off') AS t(x text);
+SELECT * FROM dblink('noqid', 'SELECT pg_sleep(0.5)') AS t(x text);
+SELECT pg_temp.wait_rounds(2) AS sampled_noqid;
+SELECT count(*) > 0 AS noqid_sleep_seen, bool_and(queryid IS NULL) AS noqid_has_no_query_id
+  FROM wait_profile_detail WHERE pid = :noqid_pid AND wait_event = 'PgSleep';
+
+--
+-- 3. With the worker asleep the tables stand still: the detailed profile
+-- adds up to wait_profile exactly, key by key, and the history holds as
+-- many samples as collector_detail_info() says.
+--
+SELECT pg_temp.wait_rounds(60) AS enough_rounds_to_fill_the_ring;
+ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_asleep() AS worker_asleep;
+SELECT count(*) AS keys_that_differ
+  FROM (SELECT datid, backend_type, wait_event_type, wait_event, sum(samples) AS samples,
+               sum(est_time) AS est_time
+          FROM wait_profile_detail GROUP BY 1, 2, 3, 4) d
+  FULL JOIN wait_profile p USING (datid, backend_type, wait_event_type, wait_event)
+ WHERE d.samples IS DISTINCT FROM p.samples OR d.est_time IS DISTINCT FROM p.est_time;
+SELECT detail_entries = (SELECT count(*) FROM wait_profile_detail) AS detail_entries_counted,
+       detail_dropped = 0 AS nothing_dropped,
+       history_entries = (SELECT count(*) FROM wait_history) AS history_entries_counted,
+       history_entries = 500 AS history_full,
+       history_overwritten > 0 AS history_overwritten
+  FROM collector_detail_info();
+-- a reset empties both
+SELECT ordered_uuid_reset();
+SELECT detail_entries, detail_dropped, history_entries, history_overwritten FROM collector_detail_info();
+SELECT count(*) AS detail_rows FROM wait_profile_detail;
+SELECT count(*) AS history_rows FROM wait_history;
+ALTER SYSTEM RESET ordered_uuid.sample_interval;
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_rounds(5) AS sampling_again;
+
+--
+-- 4. Visibility: the database rule of wait_profile, and query ids of
+-- another role's processes only for members of that role and of
+-- pg_read_all_stats (as pg_stat_activity.query_id).  Checked while regress_ou_q1's
+-- session and one in a database regress_ou_q2 may not connect to are sleeping, so
+-- that the (short) history holds their samples.
+--
+CREATE ROLE regress_ou_q1 LOGIN;
+CREATE ROLE regress_ou_q2 LOGIN;
+CREATE DATABASE regress_ou_hidden2;
+REVOKE CONNECT ON DATABASE regress_ou_hidden2 FROM PUBLIC;
+SELECT dblink_connect('q1', pg_temp.connstr('regress_ou_q1'));
+SELECT t.p AS q1_pid FROM dblink('q1', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT dblink_connect('hidden2', replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=regress_ou_hidden2'));
+SELECT t.p AS hidden_pid FROM dblink('hidden2', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT dblink_send_query('q1', 'SELECT pg_sleep(2)');
+SELECT dblink_send_query('hidden2', 'SELECT pg_sleep(2)');
+SELECT query_id IS NOT NULL AS q1_sleeping FROM pg_temp.wait_event_of(:q1_pid, 'PgSleep');
+SELECT query_id IS NOT NULL AS hidden_sleeping FROM pg_temp.wait_event_of(:hidden_pid, 'PgSleep');
+SELECT pg_temp.wait_rounds(3) AS sampled_sleepers;
+SELECT count(*) > 0 AS superuser_sees_q1_query_id
+  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+SELECT count(*) > 0 AS superuser_sees_q1_history_query_id
+  FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+SELECT count(*) > 0 AS superuser_sees_hidden FROM wait_history WHERE database = 'regress_ou_hidden2';
+SET ROLE regress_ou_q1;
+SELECT count(*) > 0 AS q1_sees_own_query_id
+  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+SELECT count(*) > 0 AS q1_sees_own_history_query_id
+  FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+RESET ROLE;
+SET ROLE regress_ou_q2;
+SELECT count(*) > 0 AS q2_sees_q1_row, bool_and(queryid IS NULL) AS q2_query_id_hidden
+  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep';
+SELECT count(*) > 0 AS q2_sees_q1_history, bool_and(queryid IS NULL) AS q2_history_query_id_hidden
+  FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep';
+SELECT count(*) AS q2_sees_hidden_detail FROM wait_profile_detail WHERE database = 'regress_ou_hidden2';
+SELECT count(*) AS q2_sees_hidden_history FROM wait_history WHERE database = 'regress_ou_hidden2';
+SELECT count(*) > 0 AS q2_sees_no_db_rows FROM wait_profile_detail WHERE database IS NULL;
+SELECT ordered_uuid_reset();
+RESET ROLE;
+GRANT pg_read_all_stats TO regress_ou_q2;
+SET ROLE regress_ou_q2;
+SELECT count(*) > 0 AS stats_reader_sees_q1_query_id
+  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+SELECT count(*) > 0 AS stats_reader_sees_hidden FROM wait_profile_detail WHERE database = 'regress_ou_hidden2';
+RESET ROLE;
+SELECT * FROM dblink_get_result('q1') AS t(x text);
+SELECT * FROM dblink_get_result('q1') AS t(x text);
+SELECT * FROM dblink_get_result('hidden2') AS t(x text);
+SELECT * FROM dblink_get_result('hidden2') AS t(x text);
+
+SELECT dblink_disconnect(c)
+  FROM unnest(ARRAY['sleeper', 'waiter', 'holder', 'noqid', 'q1', 'hidden2']) c;
+DROP DATABASE regress_ou_hidden2;
+DROP ROLE regress_ou_q1, regress_ou_q2;

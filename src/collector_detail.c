@@ -1,0 +1,176 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector_detail.c
+ *	  The SQL-callable side of the collector's optional parts: the detailed
+ *	  wait profile (view wait_profile_detail: per role, and per query id and
+ *	  pid when ordered_uuid.profile_queries / profile_pids are on), the
+ *	  history ring of recent samples (view wait_history, sized by
+ *	  ordered_uuid.history_size) and collector_detail_info().
+ *
+ * Both parts exist only when their settings ask for them at server start;
+ * reading one that is off raises SQLSTATE 55000 with a hint naming the
+ * setting.  Visibility is that of wait_profile (collector_views.c), plus
+ * query ids of other roles' processes hidden from callers who are neither
+ * members of that role nor of pg_read_all_stats.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "compat.h"
+#include "ordered_uuid.h"
+
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile_detail);
+PG_FUNCTION_INFO_V1(ordered_uuid_wait_history);
+PG_FUNCTION_INFO_V1(ordered_uuid_collector_detail_info);
+
+/*
+ * ou_query_id_datum
+ *		A query id for output: NULL when none is known (0, as
+ *		pg_stat_activity.query_id) or when the caller may not see the query
+ *		ids of roleid's processes.
+ */
+static bool
+ou_query_id_datum(OuVisibility *vis, int64 queryid, Oid roleid, Datum *out)
+{
+	if (queryid == 0 || !ou_role_visible(vis, roleid))
+		return false;
+	*out = Int64GetDatum(queryid);
+	return true;
+}
+
+/* a row of wait_profile_detail: the columns of wait_profile, then
+ * queryid, pid, userid */
+static void
+ou_detail_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
+{
+	const OuDetailEntry *e = entry;
+
+	ou_event_columns(e->key.dbid, e->key.backend_type, e->key.wait_event_info,
+					 values, nulls);
+	values[4] = Int64GetDatum((int64) e->samples);
+	values[5] = ou_interval_us(e->time_us);
+	values[6] = ObjectIdGetDatum(e->key.dbid);
+	nulls[7] = !ou_query_id_datum(vis, e->key.queryid, e->key.roleid, &values[7]);
+	values[8] = Int32GetDatum(e->key.pid);
+	nulls[8] = e->key.pid == 0;
+	values[9] = ObjectIdGetDatum(e->key.roleid);
+	nulls[9] = !OidIsValid(e->key.roleid);
+}
+
+/*
+ * ordered_uuid_wait_profile_detail
+ *		Rows of the view wait_profile_detail.
+ */
+Datum
+ordered_uuid_wait_profile_detail(PG_FUNCTION_ARGS)
+{
+	ou_collector_check_loaded();
+	if (ou_detail_htab == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the detailed wait profile is off"),
+				 errdetail("It is kept only when ordered_uuid.profile_queries or ordered_uuid.profile_pids is on at server start."),
+				 errhint("Set ordered_uuid.profile_queries or ordered_uuid.profile_pids to on and restart the server.")));
+	ou_emit_table(fcinfo, ou_detail_htab, sizeof(OuDetailEntry),
+				  offsetof(OuDetailEntry, key.dbid), ou_detail_row);
+	return (Datum) 0;
+}
+
+/* a row of wait_history: sample_time, pid, database, backend_type,
+ * wait_event_type, wait_event, queryid, datid, userid */
+static void
+ou_history_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
+{
+	const OuHistoryItem *h = entry;
+
+	values[0] = TimestampTzGetDatum(h->sample_time);
+	values[1] = Int32GetDatum(h->pid);
+	ou_event_columns(h->dbid, h->backend_type, h->wait_event_info,
+					 &values[2], &nulls[2]);
+	nulls[6] = !ou_query_id_datum(vis, h->queryid, h->roleid, &values[6]);
+	values[7] = ObjectIdGetDatum(h->dbid);
+	values[8] = ObjectIdGetDatum(h->roleid);
+	nulls[8] = !OidIsValid(h->roleid);
+}
+
+/*
+ * ordered_uuid_wait_history
+ *		Rows of the view wait_history, oldest first.  The ring is copied in
+ *		that order under the LWLock in shared mode (two memcpys of at most
+ *		history_size items in all).
+ */
+Datum
+ordered_uuid_wait_history(PG_FUNCTION_ARGS)
+{
+	OuHistoryItem *items;
+	uint64		written;
+	int			n,
+				first;
+
+	ou_collector_check_loaded();
+	if (ou_history == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the wait history is off"),
+				 errdetail("ordered_uuid.history_size was 0 at server start."),
+				 errhint("Set ordered_uuid.history_size to the number of samples to keep and restart the server.")));
+
+	items = palloc(sizeof(OuHistoryItem) * ou_history_size);
+	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	written = ou_shared->history_written;
+	n = (int) Min(written, (uint64) ou_history_size);
+	/* the oldest item: slot 0 until the ring is full, then the next to write */
+	first = n < ou_history_size ? 0 : (int) (written % (uint64) ou_history_size);
+	memcpy(items, ou_history + first, sizeof(OuHistoryItem) * (n - first));
+	memcpy(items + (n - first), ou_history, sizeof(OuHistoryItem) * first);
+	LWLockRelease(ou_shared->lock);
+
+	ou_emit_rows(fcinfo, (const char *) items, n, sizeof(OuHistoryItem),
+				 offsetof(OuHistoryItem, dbid), ou_history_row);
+	return (Datum) 0;
+}
+
+/*
+ * ordered_uuid_collector_detail_info
+ *		One row about the optional parts: the dimensions of the detailed
+ *		profile, its entries and drops, the history's size, the samples it
+ *		holds and those it has overwritten since the last reset.
+ */
+Datum
+ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[7];
+	bool		nulls[7];
+	uint64		dropped,
+				written;
+	long		nd = 0;
+	uint64		held;
+
+	ou_collector_check_loaded();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	dropped = ou_shared->detail_dropped;
+	written = ou_shared->history_written;
+	if (ou_detail_htab != NULL)
+		nd = hash_get_num_entries(ou_detail_htab);
+	LWLockRelease(ou_shared->lock);
+	held = Min(written, (uint64) ou_history_size);
+
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = BoolGetDatum(ou_profile_queries);
+	values[1] = BoolGetDatum(ou_profile_pids);
+	values[2] = Int64GetDatum((int64) nd);
+	values[3] = Int64GetDatum((int64) dropped);
+	values[4] = Int32GetDatum(ou_history_size);
+	values[5] = Int64GetDatum((int64) held);
+	values[6] = Int64GetDatum((int64) (written - held));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
