@@ -44,3 +44,11 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uuid_v7_time(uuid) IS
 'the millisecond timestamp of a version 7 UUID; NULL for other versions';
+
+CREATE FUNCTION uuid_striped_nextval(interval_length int DEFAULT 3600)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int) IS
+'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';
