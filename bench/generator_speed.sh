@@ -47,7 +47,8 @@ INSERT INTO f VALUES
   (2, 'uuid_time_nextval()', 3),
   (3, 'uuid_v7_nextval()', 3),
   (4, 'uuid_sequence_nextval(''s'')', 2),
-  (6, 'nextval(''s_ref'')', NULL);
+  (6, 'nextval(''s_ref'')', NULL),
+  (7, 'uuid_striped_nextval()', NULL);
 INSERT INTO f SELECT 5, 'uuidv7()', NULL WHERE current_setting('server_version_num')::int >= 180000;
 CREATE TEMP TABLE t (expr text, round int, seconds float8);
 SELECT set_config('ou.ntext', :'ntext', false), set_config('ou.rounds', :'rounds', false) \g /dev/null

@@ -6,8 +6,9 @@
 #   memory  every point on a freshly created empty table, shared_buffers large enough for everything,
 #           no checkpoint during a point: the right-edge contention of monotonic keys in isolation.
 #   disk    the steady state of a table larger than shared_buffers: each table is prefilled with
-#           PREFILL rows, then the points run one after another on it (it keeps growing), with
-#           checkpoints every CHECKPOINT_TIMEOUT_DISK: rows/s, WAL bytes and full-page images per row.
+#           PREFILL rows, then the points run on it (it keeps growing), each right after a
+#           CHECKPOINT, with timed checkpoints every CHECKPOINT_TIMEOUT_DISK: rows/s, WAL bytes and
+#           full-page images per row.
 #   inside  the same generators through bench_insert(clients => N, rows_per_xact => 1) inside the
 #           server (dynamic background workers instead of pgbench clients).
 #
@@ -66,10 +67,11 @@ declare -A GEN_EXPR=(
 	[bigint]="bigint identity"
 	[striped]="uuid_striped_nextval()"
 )
-# bench_insert's spelling of the same keys (sequence_cache has none: bench_insert makes its own sequence)
+# bench_insert's spelling of the same keys ("bigint" is its word for a bigint sequence key, CACHE 1)
 declare -A INSIDE_EXPR=(
 	[random]="gen_random_uuid()" [v7]="uuid_v7_nextval()" [uuidv7]="uuidv7()" [time]="uuid_time_nextval()"
-	[sequence]='uuid_sequence_nextval($seq)' [bigint]="bigint" [striped]="uuid_striped_nextval()"
+	[sequence]="uuid_sequence_nextval('sc_seq')" [sequence_cache]="uuid_sequence_nextval('sc_seq_cache')"
+	[bigint]="bigint" [striped]="uuid_striped_nextval()"
 )
 
 # ---- PostgreSQL, extension, server ------------------------------------------------
@@ -152,11 +154,13 @@ csv_start() {
 	echo "pg_version,variant,generator,expression,clients,threads,seconds,transactions,tps,wal_bytes_per_row,fpi_per_row,table_rows,index_bytes,avg_leaf_density" >>"$CSV"
 }
 
+# Each client count runs every generator in turn, so that load from elsewhere on the machine hits
+# all of them alike.
 run_memory() {
 	local g c
 	server memory
-	for g in $GENERATORS; do
-		for c in $CLIENTS; do
+	for c in $CLIENTS; do
+		for g in $GENERATORS; do
 			make_table sc_t "$g"
 			point memory "$g" sc_t "$c"
 		done
@@ -165,16 +169,17 @@ run_memory() {
 }
 
 run_disk() {
-	local g c t
+	local g c
 	server disk
 	for g in $GENERATORS; do
-		t=sc_disk_$g
-		make_table "$t" "$g"
+		make_table "sc_disk_$g" "$g"
 		ou_log "disk $g: prefilling $PREFILL rows"
-		q "INSERT INTO $t (payload) SELECT 1 FROM generate_series(1, $PREFILL)"
-		for c in $CLIENTS; do point disk "$g" "$t" "$c"; done
-		q "DROP TABLE $t"
+		q "INSERT INTO sc_disk_$g (payload) SELECT 1 FROM generate_series(1, $PREFILL)"
 	done
+	for c in $CLIENTS; do
+		for g in $GENERATORS; do point disk "$g" "sc_disk_$g" "$c"; done
+	done
+	for g in $GENERATORS; do q "DROP TABLE sc_disk_$g"; done
 }
 
 run_inside() {
@@ -182,7 +187,7 @@ run_inside() {
 	server memory
 	for g in $GENERATORS; do
 		[ -n "${INSIDE_EXPR[$g]:-}" ] || continue
-		list="$list${sep}'${INSIDE_EXPR[$g]}'"
+		list="$list${sep}'${INSIDE_EXPR[$g]//\'/\'\'}'"
 		sep=", "
 	done
 	header "$csv" "bench_insert(generators => ARRAY[$list], rows => $INSIDE_ROWS, clients => N, rows_per_xact => 1); shared_buffers=$SHARED_BUFFERS_MEMORY fsync=off synchronous_commit=off"
