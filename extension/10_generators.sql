@@ -45,6 +45,75 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_v7_time(uuid) IS
 'the millisecond timestamp of a version 7 UUID; NULL for other versions';
 
+-- Time-addressed keys: bounds for scanning and partitioning by time.
+
+CREATE FUNCTION uuid_v7_nextval(shift interval)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_nextval_shift'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_nextval(interval) IS
+'RFC 9562 version 7 UUID for the current time moved by shift, from the same per-session clock as uuid_v7_nextval()';
+
+CREATE FUNCTION uuid_v7_min(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_min(timestamptz) IS
+'the smallest version 7 UUID of the millisecond of ts';
+
+CREATE FUNCTION uuid_v7_max(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_max'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_max(timestamptz) IS
+'the largest version 7 UUID of the millisecond of ts';
+
+CREATE FUNCTION uuid_v7_from_time(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_from_time'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_from_time(timestamptz) IS
+'a version 7 UUID of the time ts, with random bits';
+
+CREATE FUNCTION uuid_time_block_id(ts timestamptz, interval_length int DEFAULT 60,
+                                   interval_count int DEFAULT 65536)
+RETURNS int
+AS 'MODULE_PATHNAME', 'uuid_time_block_id'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_block_id(timestamptz, int, int) IS
+'the block id uuid_time_nextval(interval_length, interval_count) uses at the time ts';
+
+CREATE FUNCTION uuid_time_block_range(block int, interval_length int DEFAULT 60,
+                                      interval_count int DEFAULT 65536,
+                                      reference timestamptz DEFAULT now())
+RETURNS tstzrange
+AS 'MODULE_PATHNAME', 'uuid_time_block_range'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_block_range(int, int, int, timestamptz) IS
+'the time range in which uuid_time_nextval(interval_length, interval_count) last used the block id, starting at or before reference';
+
+CREATE FUNCTION uuid_block_min(block int, block_count int DEFAULT 65536)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_block_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_block_min(int, int) IS
+'the smallest block-prefixed UUID of a block id made with this block_count';
+
+CREATE FUNCTION uuid_block_max(block int, block_count int DEFAULT 65536)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_block_max'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_block_max(int, int) IS
+'the largest block-prefixed UUID of a block id made with this block_count';
+
 CREATE FUNCTION uuid_striped_nextval(interval_length int DEFAULT 3600)
 RETURNS uuid
 AS 'MODULE_PATHNAME', 'uuid_striped_nextval'

@@ -2,16 +2,14 @@
 -- In-database benchmarks (DESIGN section 4).  No preload needed.
 --
 -- The benchmarks run their SQL in dynamic background workers connected as the
--- calling role (never SECURITY DEFINER), on scratch tables in the schema
--- ordered_uuid_bench, which belongs to the extension.  Every role may create
--- tables there (it is on nobody's search_path, and a role can drop only its
--- own tables); REVOKE CREATE ON SCHEMA ordered_uuid_bench FROM PUBLIC, or
--- EXECUTE on the bench_* functions, to restrict who may run benchmarks.
-
-CREATE SCHEMA ordered_uuid_bench;
-COMMENT ON SCHEMA ordered_uuid_bench IS
-'scratch tables of the ordered_uuid benchmark functions (dropped after each run unless keep => true)';
-GRANT USAGE, CREATE ON SCHEMA ordered_uuid_bench TO PUBLIC;
+-- calling role (never SECURITY DEFINER), within that role's connection limits.
+-- Each run creates a scratch schema of its own, as the calling role
+-- (ordered_uuid_run_<random hex>; CREATE on the database is needed), which
+-- is not part of the extension and is dropped at the end of the run unless
+-- keep => true renames it ordered_uuid_kept_<hex>.  Runs whose leader died
+-- leave theirs behind: the next benchmark in the database, or
+-- bench_cleanup(), drops them.  REVOKE EXECUTE on the bench_* functions to
+-- restrict who may run benchmarks.
 
 -- bench_insert's result row.  A type rather than OUT parameters: the
 -- argument "rows" and the column "rows" share a name.
@@ -97,3 +95,11 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
 'S3: single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader';
+
+CREATE FUNCTION bench_cleanup()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bench_cleanup'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_cleanup() IS
+'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';

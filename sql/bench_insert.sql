@@ -16,10 +16,11 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 
--- Scratch objects of the benchmarks, and running benchmark workers.
+-- Scratch schemas of the benchmarks (one per run), and running benchmark
+-- workers.
 CREATE VIEW bench_leftovers AS
-SELECT (SELECT count(*) FROM pg_class
-		 WHERE relnamespace = 'ordered_uuid_bench'::regnamespace) AS scratch_relations,
+SELECT (SELECT count(*) FROM pg_namespace
+		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
 	   (SELECT count(*) FROM pg_stat_activity
 		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
 
@@ -70,16 +71,27 @@ BEGIN
 				 ELSE 'WRONG: ' || splits || ' of ' || s.leaf_pages END;
 	END LOOP;
 END $$;
--- kept tables belong to the caller; the caller drops them
-SELECT count(*) AS kept_tables, bool_and(relowner = current_user::regrole) AS owned_by_caller
-  FROM pg_class WHERE relnamespace = 'ordered_uuid_bench'::regnamespace AND relkind = 'r';
+-- kept tables belong to the caller, in a kept schema of each run that the
+-- caller owns, and do not depend on the extension; the caller drops them
+SELECT count(*) AS kept_tables, bool_and(c.relowner = current_user::regrole) AS owned_by_caller,
+	   bool_and(n.nspowner = current_user::regrole) AS schema_owned_by_caller,
+	   count(DISTINCT n.oid) AS kept_schemas
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname LIKE 'ordered\_uuid\_kept\_%' AND c.relkind = 'r';
+SELECT count(*) AS dependencies_on_extension
+  FROM pg_depend d JOIN pg_class c ON d.classid = 'pg_class'::regclass AND d.objid = c.oid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname LIKE 'ordered\_uuid\_kept\_%'
+   AND d.refobjid IN (SELECT objid FROM pg_depend WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid'));
+SET client_min_messages = warning;
 DO $$
 DECLARE k record;
 BEGIN
-	FOR k IN SELECT kept_table FROM kept LOOP
-		EXECUTE format('DROP TABLE %s', k.kept_table);
+	FOR k IN SELECT DISTINCT split_part(kept_table, '.', 1) AS s FROM kept LOOP
+		EXECUTE format('DROP SCHEMA %s CASCADE', k.s);
 	END LOOP;
 END $$;
+RESET client_min_messages;
 SELECT * FROM bench_leftovers;
 
 -- Unlogged tables write (almost) no WAL: commit records, the scratch
@@ -166,6 +178,11 @@ END $$;
 -- the owner of bench_secret may read it through a generator
 SELECT generator, rows FROM bench_insert(ARRAY['bench_peek()'], 10);
 SET ROLE regress_bench_alice;
+-- each run creates a schema of its own: CREATE on the database is needed
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['gen_random_uuid()'], 10)$$);
+RESET ROLE;
+DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_bench_alice', current_database()); END $$;
+SET ROLE regress_bench_alice;
 -- alice may not: permission denied, and nothing left behind
 SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bench_peek()'], 10)$$);
 SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bench_peek()'], 10, prefill => 5)$$);
@@ -202,6 +219,7 @@ SELECT * FROM bench_leftovers;
 
 DROP FUNCTION bench_peek(), bench_whoami();
 DROP TABLE bench_secret, bench_who;
+DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_bench_alice', current_database()); END $$;
 DROP ROLE regress_bench_alice, regress_bench_nologin;
 DROP VIEW bench_leftovers;
 DROP EXTENSION pgstattuple;

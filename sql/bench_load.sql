@@ -11,8 +11,8 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 CREATE VIEW bench_leftovers AS
-SELECT (SELECT count(*) FROM pg_class
-		 WHERE relnamespace = 'ordered_uuid_bench'::regnamespace) AS scratch_relations,
+SELECT (SELECT count(*) FROM pg_namespace
+		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
 	   (SELECT count(*) FROM pg_stat_activity
 		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
 -- a wait profile: "Type:Event n.n%, ..." (empty when no sample was taken)
@@ -38,7 +38,8 @@ BEGIN
 	EXECUTE format('SELECT count(*) AS n, count(DISTINCT id) AS ids, min(pg_column_size(t.*)) AS minsz,
 						   max(pg_column_size(t.*)) AS maxsz FROM %s t', k.kept_table) INTO r;
 	RAISE NOTICE 'rows %, distinct ids % (ids restart with each batch), row size % .. % bytes', r.n, r.ids, r.minsz, r.maxsz;
-	EXECUTE format('DROP TABLE %s', k.kept_table);
+	SET LOCAL client_min_messages = warning;
+	EXECUTE format('DROP SCHEMA %s CASCADE', split_part(k.kept_table, '.', 1));
 END $$;
 DROP TABLE kept;
 SELECT rows FROM bench_bulk_load(1, 10, 40);
@@ -59,19 +60,15 @@ SELECT (SELECT wal_bytes_per_row FROM s3 WHERE unlogged) <
 SELECT * FROM bench_leftovers;
 -- kept: the rows are spread evenly over the tables, which are unlogged
 CREATE TEMP TABLE kept AS SELECT * FROM bench_multi_table(4, 2, 101, unlogged => true, keep => true);
-SELECT c.relname ~ '_t[1-4]$' AS named, c.relpersistence,
+SELECT c.relname ~ '^t[1-4]$' AS named, c.relpersistence,
 	   (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname),
 											false, true, '')))[1]::text::int AS rows
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
- WHERE n.nspname = 'ordered_uuid_bench' ORDER BY c.relname COLLATE "C";
-DO $$
-DECLARE t record;
-BEGIN
-	FOR t IN SELECT c.oid::regclass AS rel FROM pg_class c
-			  WHERE c.relnamespace = 'ordered_uuid_bench'::regnamespace LOOP
-		EXECUTE format('DROP TABLE %s', t.rel);
-	END LOOP;
-END $$;
+ WHERE n.nspname LIKE 'ordered\_uuid\_kept\_%' AND c.relkind = 'r' ORDER BY c.relname COLLATE "C";
+SELECT kept_tables ~ '^ordered_uuid_kept_[0-9a-f]{16}\.t1 \.\. t4$' AS kept_named FROM kept;
+SET client_min_messages = warning;
+DO $$ BEGIN EXECUTE format('DROP SCHEMA %s CASCADE', (SELECT split_part(kept_tables, '.', 1) FROM kept)); END $$;
+RESET client_min_messages;
 DROP TABLE kept, s3;
 
 -- Cancel stops the workers and drops the tables.
@@ -106,13 +103,26 @@ SELECT pg_temp.err(format('SELECT bench_multi_table(clients => %s)',
 						  current_setting('max_worker_processes')));
 SELECT * FROM bench_leftovers;
 
--- A role without CREATE on the scratch schema gets permission denied.
+-- A role without CREATE on the database gets permission denied.
 CREATE ROLE regress_bench_bob LOGIN;
-REVOKE CREATE ON SCHEMA ordered_uuid_bench FROM PUBLIC;
 SET ROLE regress_bench_bob;
 SELECT pg_temp.err('SELECT bench_multi_table(2, 1, 10)');
+SELECT pg_temp.err('SELECT bench_bulk_load(1, 10)');
 RESET ROLE;
-GRANT CREATE ON SCHEMA ordered_uuid_bench TO PUBLIC;
 DROP ROLE regress_bench_bob;
+
+-- Thousands of tables stay within max_locks_per_transaction: each worker
+-- prepares its statements a hundred to a transaction, and the drop takes
+-- two hundred tables to a transaction.  Two workers preparing 7000 tables
+-- each would hold more locks than the whole lock table has (about
+-- max_locks_per_transaction for every process slot).
+SELECT current_setting('max_locks_per_transaction')::int *
+	   (current_setting('max_connections')::int + current_setting('max_worker_processes')::int +
+		current_setting('autovacuum_max_workers')::int + current_setting('max_wal_senders')::int +
+		current_setting('max_prepared_transactions')::int + 8) < 2 * 7000
+	   AS more_locks_than_lock_slots;
+SET client_min_messages = warning;
+SELECT tables, clients, rows FROM bench_multi_table(tables => 7000, clients => 2, rows => 100);
+RESET client_min_messages;
 SELECT * FROM bench_leftovers;
 DROP VIEW bench_leftovers;

@@ -128,3 +128,17 @@ ROLLBACK;
 SELECT count(*) AS still_there FROM ew_copy;
 
 DROP TABLE ew_rand, ew_mono, ew_toast, ew_copy, ew_other;
+
+-- A statement that writes more WAL than max_wal_size: checkpoints during it
+-- would recycle its WAL before it is read, unless held (by a replication
+-- slot of the backend's own, dropped afterwards).
+ALTER SYSTEM SET max_wal_size = '32MB';
+SELECT pg_reload_conf();
+CREATE TABLE ew_big (id bigint PRIMARY KEY, pad text);
+SELECT kind, wal_records >= 600000 AS all_rows_counted, wal_bytes > 64 * 1024 * 1024 AS more_than_max_wal_size
+  FROM explain_writes($$INSERT INTO ew_big SELECT g, repeat('x', 100) FROM generate_series(1, 600000) g$$)
+ WHERE kind IN ('table', 'index', 'total') ORDER BY kind COLLATE "C";
+SELECT count(*) AS slots_left FROM pg_replication_slots WHERE slot_name LIKE 'ordered\_uuid\_%';
+ALTER SYSTEM RESET max_wal_size;
+SELECT pg_reload_conf();
+DROP TABLE ew_big;

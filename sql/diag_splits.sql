@@ -129,3 +129,21 @@ REVOKE EXECUTE ON FUNCTION explain_writes(text) FROM regress_diag_plain;
 DROP ROLE regress_diag_plain;
 DROP ROLE regress_diag_reader;
 DROP TABLE diag_rand, diag_mono, diag_wide;
+
+-- start_lsn may be any position up to the WAL inserted so far (the WAL not
+-- yet flushed is flushed first), and a position before the oldest WAL on
+-- disk is an error that says where the WAL starts.
+SELECT count(*) AS splits_since_now FROM index_splits(pg_current_wal_insert_lsn());
+CREATE FUNCTION pg_temp.splits_error(start pg_lsn) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	d text;
+BEGIN
+	PERFORM * FROM index_splits(start);
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ': ' || SQLERRM || ' / ' || regexp_replace(d, '[0-9A-F]+/[0-9A-F]+', 'X/X');
+END $$;
+SELECT pg_temp.splits_error('0/0');
+SELECT pg_current_wal_insert_lsn() + 1000000 AS future \gset
+SELECT count(*) FROM index_splits(:'future');

@@ -6,12 +6,16 @@
  *	  splits, index size and leaf density).
  *
  * For each generator expression, in the order given, worker 1 creates a
- * fresh table in the scratch schema with that expression as the primary-key
- * default (the word "bigint" means a bigint sequence), optionally prefills
- * it; the leader CHECKPOINTs (when allowed) so that full-page images are
- * comparable; then all workers insert the rows, one row per statement,
- * committing every rows_per_xact rows; worker 1 measures the index, and the
- * table is dropped unless keep.  See bench_workers.c for the machinery.
+ * fresh table with a uuid (or bigint) primary key in the run's scratch
+ * schema; the workers optionally prefill it (in batches, so a big prefill
+ * costs only the table it builds); the leader CHECKPOINTs (when allowed) so
+ * that full-page images are comparable; then all workers insert the rows,
+ * one row per statement with the generator as the key (the word "bigint"
+ * means a bigint sequence), committing every rows_per_xact rows; worker 1
+ * measures the index, and the table is dropped unless keep.  The generator
+ * is written into the INSERT statements, not into a column default, so the
+ * scratch tables never depend on the extension.  See bench.h for the
+ * machinery.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,6 +34,7 @@
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
+#include "bench.h"
 #include "ordered_uuid.h"
 
 PG_FUNCTION_INFO_V1(bench_insert);
@@ -92,9 +97,15 @@ ou_check_generator(const char *gen, const char *expr)
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
 		FlushErrorState();
+		/* the parser's error, with its position inside the expression */
 		ereport(ERROR,
 				(errcode(edata->sqlerrcode),
-				 errmsg("invalid generator expression \"%s\": %s", gen, edata->message)));
+				 errmsg_internal("%s", edata->message),
+				 edata->detail ? errdetail_internal("%s", edata->detail) : 0,
+				 edata->hint ? errhint("%s", edata->hint) : 0,
+				 edata->cursorpos > 8 ? internalerrposition(edata->cursorpos - 8) : 0,
+				 internalerrquery(expr),
+				 errcontext("generator expression \"%s\"", gen)));
 	}
 	PG_END_TRY();
 
@@ -117,6 +128,52 @@ ou_check_generator(const char *gen, const char *expr)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid generator expression \"%s\"", gen),
 				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
+}
+
+/* rows per prefill statement, and prefill statements per transaction */
+#define OU_PREFILL_BATCH		10000
+#define OU_PREFILL_PER_XACT		1
+
+/* the statements of one generator, built before the run starts */
+typedef struct OuGenStmts
+{
+	char	   *gen;			/* as given */
+	char	   *prefix;			/* of its relations: g<N>_ */
+	char	   *qtbl;			/* its table, qualified */
+	char	   *index;			/* its primary key index (unqualified) */
+	List	   *create;			/* SQL: sequence, table, primary key */
+	List	   *prefill;		/* PREPARE: INSERT ... SELECT ... generate_series($1) */
+	List	   *insert;			/* PREPARE: INSERT ... VALUES (generator) */
+} OuGenStmts;
+
+/*
+ * ou_gen_stmts
+ *		The statements for generator number g (from 1) in schema.
+ */
+static OuGenStmts *
+ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged)
+{
+	OuGenStmts *st = palloc0(sizeof(OuGenStmts));
+	char	   *qseq;
+	char	   *expr;
+
+	st->gen = pstrdup(gen);
+	st->prefix = psprintf("g%d_", g);
+	st->qtbl = ou_bench_qualified(schema, psprintf("%st", st->prefix));
+	st->index = psprintf("%st_pkey", st->prefix);
+	qseq = ou_bench_qualified(schema, psprintf("%ss", st->prefix));
+	expr = ou_replace_seq(gen, qseq);
+
+	st->create = list_make4(ou_bench_stmt(false, "CREATE SEQUENCE %s", qseq),
+							ou_bench_stmt(true, "CREATE %sTABLE %s AS SELECT (%s) AS id WITH NO DATA",
+										  unlogged ? "UNLOGGED " : "", st->qtbl, expr),
+							ou_bench_stmt(false, "ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (id)",
+										  st->qtbl, quote_identifier(st->index)),
+							ou_bench_stmt(false, "ALTER SEQUENCE %s OWNED BY %s.id", qseq, st->qtbl));
+	st->prefill = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) SELECT (%s) FROM pg_catalog.generate_series(1, $1)",
+										   st->qtbl, expr));
+	st->insert = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) VALUES ((%s))", st->qtbl, expr));
+	return st;
 }
 
 /*
@@ -142,7 +199,10 @@ bench_insert(PG_FUNCTION_ARGS)
 	MemoryContext oldcxt;
 	MemoryContext rowcxt;
 	OuBenchRun *run;
-	Size		text_cap = 16384;
+	OuGenStmts **st;
+	char	   *schema;
+	uint64		run_id;
+	Size		text_cap = 0;
 	int			g;
 
 	/* arguments */
@@ -166,19 +226,37 @@ bench_insert(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("generators must not be empty")));
+
+	/* every statement of the run, so that its shared memory fits them */
+	schema = ou_bench_new_schema(&run_id);
+	st = palloc(sizeof(OuGenStmts *) * ngens);
 	for (g = 0; g < ngens; g++)
 	{
+		char	   *gen;
+		Size		len;
+
 		if (gen_nulls[g])
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("generators must not contain nulls")));
-		if (VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g])) == 0)
+		len = VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g]));
+		if (len == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("generators must not contain empty strings")));
-		text_cap += 8 * VARSIZE_ANY(DatumGetPointer(gens[g]));
-		ou_check_generator(TextDatumGetCString(gens[g]),
-						   ou_replace_seq(TextDatumGetCString(gens[g]), "s.s"));
+		if (len > OU_MAX_GENERATOR_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("generator expression %d is too long", g + 1),
+					 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
+							   OU_MAX_GENERATOR_LEN, len)));
+		gen = TextDatumGetCString(gens[g]);
+		ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
+		st[g] = ou_gen_stmts(gen, g + 1, schema, unlogged);
+		text_cap = Max(text_cap, ou_bench_text_size(st[g]->create));
+		text_cap = Max(text_cap, ou_bench_text_size(st[g]->prefill));
+		text_cap = Max(text_cap, ou_bench_text_size(st[g]->insert));
+		text_cap = Max(text_cap, strlen(st[g]->index) + 1);
 	}
 
 	/* the result set, materialized */
@@ -192,20 +270,13 @@ bench_insert(PG_FUNCTION_ARGS)
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
 								   ALLOCSET_DEFAULT_SIZES);
 
-	run = ou_bench_start("bench_insert", fcinfo->flinfo->fn_oid, clients, text_cap);
+	run = ou_bench_start("bench_insert", fcinfo->flinfo->fn_oid, clients, schema, run_id,
+						 text_cap);
 	PG_TRY();
 	{
-		const char *prefix = ou_bench_prefix(run);
-
 		for (g = 0; g < ngens; g++)
 		{
-			char	   *gen = TextDatumGetCString(gens[g]);
-			char	   *gprefix;
-			char	   *tbl;
-			char	   *qtbl;
-			char	   *qseq;
-			char	   *expr;
-			List	   *stmts = NIL;
+			const char *gen = st[g]->gen;
 			OuBenchIndexShape before;
 			OuBenchIndexShape after;
 			OuBenchResult r;
@@ -218,46 +289,30 @@ bench_insert(PG_FUNCTION_ARGS)
 			MemoryContextReset(rowcxt);
 			oldcxt = MemoryContextSwitchTo(rowcxt);
 
-			gprefix = psprintf("%sg%d_", prefix, g + 1);
-			tbl = psprintf("%st", gprefix);
-			qtbl = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA), quote_identifier(tbl));
-			qseq = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA),
-							quote_identifier(psprintf("%ss", gprefix)));
-			expr = ou_replace_seq(gen, qseq);
-
-			/* a fresh table with the generator as primary-key default */
-			ou_bench_phase(run, "generator %d of %d (%s): creating the table%s",
-						   g + 1, ngens, gen, prefill > 0 ? " and prefilling it" : "");
-			stmts = lappend(stmts, psprintf("CREATE SEQUENCE %s", qseq));
-			stmts = lappend(stmts, psprintf("CREATE %sTABLE %s AS SELECT (%s) AS id WITH NO DATA",
-											unlogged ? "UNLOGGED " : "", qtbl, expr));
-			/*
-			 * The index is named explicitly: were a relation of that name
-			 * already in the (shared) scratch schema, the run fails instead of
-			 * PostgreSQL picking another name and us measuring the wrong index.
-			 */
-			stmts = lappend(stmts, psprintf("ALTER TABLE %s ALTER COLUMN id SET DEFAULT %s, ADD CONSTRAINT %s PRIMARY KEY (id)",
-											qtbl, expr, quote_identifier(psprintf("%s_pkey", tbl))));
-			stmts = lappend(stmts, psprintf("ALTER SEQUENCE %s OWNED BY %s.id", qseq, qtbl));
+			/* a fresh table with a primary key of the generator's type */
+			ou_bench_phase(run, "generator %d of %d (%s): creating the table", g + 1, ngens, gen);
+			ou_bench_sql(run, st[g]->create);
+			memset(&before, 0, sizeof(before));
 			if (prefill > 0)
-				stmts = lappend(stmts, psprintf("INSERT INTO %s (id) SELECT %s FROM pg_catalog.generate_series(1, " INT64_FORMAT ")",
-												qtbl, expr, prefill));
-			ou_bench_sql(run, stmts);
-			if (prefill > 0)
-				before = ou_bench_measure(run, psprintf("%s_pkey", tbl));
-			else
-				memset(&before, 0, sizeof(before));
+			{
+				ou_bench_phase(run, "generator %d of %d (%s): prefilling", g + 1, ngens, gen);
+				ou_bench_prepare(run, st[g]->prefill, true);
+				(void) ou_bench_exec(run, prefill, OU_PREFILL_BATCH, OU_PREFILL_PER_XACT,
+									 NULL, NULL, 0);
+				before = ou_bench_measure(run, st[g]->index);
+			}
 
 			ou_bench_phase(run, "generator %d of %d (%s): checkpoint", g + 1, ngens, gen);
-			ou_bench_checkpoint("bench_insert");
-			ou_bench_prepare(run, list_make1(psprintf("INSERT INTO %s DEFAULT VALUES", qtbl)), false);
+			ou_bench_checkpoint();
+			ou_bench_phase(run, "generator %d of %d (%s): preparing", g + 1, ngens, gen);
+			ou_bench_prepare(run, st[g]->insert, false);
 
 			ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
 			sampler = ou_sampler_create();
 			r = ou_bench_exec(run, rows, 1, rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
 
 			ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
-			after = ou_bench_measure(run, psprintf("%s_pkey", tbl));
+			after = ou_bench_measure(run, st[g]->index);
 			/* an insert-only index never deletes pages: each split adds one leaf */
 			splits = after.leaf_pages - Max(before.leaf_pages, 1);
 			if (splits < 0)
@@ -265,7 +320,7 @@ bench_insert(PG_FUNCTION_ARGS)
 			if (!keep)
 			{
 				ou_bench_phase(run, "generator %d of %d (%s): dropping the table", g + 1, ngens, gen);
-				ou_bench_drop(run, gprefix);
+				ou_bench_drop(run, st[g]->prefix);
 			}
 
 			memset(nulls, 0, sizeof(nulls));
@@ -282,14 +337,15 @@ bench_insert(PG_FUNCTION_ARGS)
 			values[10] = Float8GetDatum((double) r.blks_written / r.rows);
 			values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
 			if (keep)
-				values[12] = CStringGetTextDatum(qtbl);
+				values[12] = CStringGetTextDatum(ou_bench_kept_name(schema,
+																   psprintf("%st", st[g]->prefix)));
 			else
 				nulls[12] = true;
 			MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
 			tuplestore_putvalues(tupstore, tupdesc, values, nulls);
 			MemoryContextSwitchTo(oldcxt);
 		}
-		ou_bench_finish(run);
+		ou_bench_finish(run, keep);
 	}
 	PG_CATCH();
 	{

@@ -7,6 +7,8 @@
  *	  many tables, logged or unlogged), both with the wait-event profile of
  *	  the run.
  *
+ * bench_cleanup() drops what dead runs left behind.
+ *
  * The profile needs no preload: the leader samples its workers while it
  * waits for them (bench_sample.c).
  *
@@ -23,10 +25,12 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "bench.h"
 #include "ordered_uuid.h"
 
 PG_FUNCTION_INFO_V1(bench_bulk_load);
 PG_FUNCTION_INFO_V1(bench_multi_table);
+PG_FUNCTION_INFO_V1(bench_cleanup);
 
 /* bulk load: rows per INSERT (a COPY-like batch) and batches per commit */
 #define OU_BULK_BATCH		1000
@@ -65,6 +69,46 @@ ou_result_tupdesc(FunctionCallInfo fcinfo, int natts)
 	return BlessTupleDesc(tupdesc);
 }
 
+/*
+ * ou_load_run
+ *		The run both functions make: clients workers; worker 1 creates the
+ *		tables (create); the leader CHECKPOINTs; every worker prepares the
+ *		insert statements (with $1 = rows per execution when with_count) and
+ *		inserts rows rows in total, batch rows per execution, committing
+ *		every per_xact executions, sampled by the leader; the tables are
+ *		dropped unless keep.
+ */
+static OuBenchResult
+ou_load_run(FunctionCallInfo fcinfo, const char *fname, int clients, const char *schema,
+			uint64 run_id, List *create, List *insert, bool with_count, int64 rows,
+			int batch, int per_xact, OuSampler *sampler, const char *what, bool keep)
+{
+	OuBenchResult r;
+	OuBenchRun *run;
+	Size		text_cap = Max(ou_bench_text_size(create), ou_bench_text_size(insert));
+
+	run = ou_bench_start(fname, fcinfo->flinfo->fn_oid, clients, schema, run_id, text_cap);
+	PG_TRY();
+	{
+		ou_bench_phase(run, "creating %s", what);
+		ou_bench_sql(run, create);
+		ou_bench_phase(run, "checkpoint");
+		ou_bench_checkpoint();
+		ou_bench_phase(run, "preparing the inserts into %s", what);
+		ou_bench_prepare(run, insert, with_count);
+		ou_bench_phase(run, "inserting into %s with %d clients", what, clients);
+		r = ou_bench_exec(run, rows, batch, per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
+		ou_bench_finish(run, keep);
+	}
+	PG_CATCH();
+	{
+		ou_bench_abort(run);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return r;
+}
+
 #define OU_BULK_COLS	10
 
 /*
@@ -85,8 +129,11 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc = ou_result_tupdesc(fcinfo, OU_BULK_COLS);
 	OuSampler  *sampler = ou_sampler_create();
 	OuBenchResult r;
-	OuBenchRun *run;
-	char	   *qtbl = NULL;
+	uint64		run_id;
+	char	   *schema;
+	char	   *qtbl;
+	List	   *create;
+	List	   *insert;
 	Datum		values[OU_BULK_COLS];
 	bool		nulls[OU_BULK_COLS];
 
@@ -95,41 +142,17 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clients * rows_per_client is out of range")));
 
-	run = ou_bench_start("bench_bulk_load", fcinfo->flinfo->fn_oid, clients, 8192);
-	PG_TRY();
-	{
-		char	   *tbl = psprintf("%st", ou_bench_prefix(run));
-		List	   *stmts = NIL;
-
-		qtbl = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA), quote_identifier(tbl));
-		ou_bench_phase(run, "creating the table");
-		/* PLAIN storage: the payload is neither compressed nor moved to TOAST */
-		stmts = lappend(stmts, psprintf("CREATE TABLE %s (id bigint, payload text)", qtbl));
-		stmts = lappend(stmts, psprintf("ALTER TABLE %s ALTER COLUMN payload SET STORAGE PLAIN", qtbl));
-		ou_bench_sql(run, stmts);
-		ou_bench_phase(run, "checkpoint");
-		ou_bench_checkpoint("bench_bulk_load");
-		ou_bench_prepare(run,
-						 list_make1(psprintf("INSERT INTO %s (id, payload) SELECT g, pg_catalog.repeat('x', %d)"
-											 " FROM pg_catalog.generate_series(1, $1) g",
-											 qtbl, row_bytes - OU_BULK_ROW_OVERHEAD)),
-						 true);
-		ou_bench_phase(run, "loading with %d clients", clients);
-		r = ou_bench_exec(run, rows_per_client * clients, OU_BULK_BATCH, OU_BULK_PER_XACT,
-						  ou_sampler_sample, sampler, OU_SAMPLE_MS);
-		if (!keep)
-		{
-			ou_bench_phase(run, "dropping the table");
-			ou_bench_drop(run, ou_bench_prefix(run));
-		}
-		ou_bench_finish(run);
-	}
-	PG_CATCH();
-	{
-		ou_bench_abort(run);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
+	schema = ou_bench_new_schema(&run_id);
+	qtbl = ou_bench_qualified(schema, "t");
+	/* PLAIN storage: the payload is neither compressed nor moved to TOAST */
+	create = list_make2(ou_bench_stmt(false, "CREATE TABLE %s (id bigint, payload text)", qtbl),
+						ou_bench_stmt(false, "ALTER TABLE %s ALTER COLUMN payload SET STORAGE PLAIN", qtbl));
+	insert = list_make1(ou_bench_stmt(false, "INSERT INTO %s (id, payload) SELECT g, pg_catalog.repeat('x', %d)"
+									  " FROM pg_catalog.generate_series(1, $1) g",
+									  qtbl, row_bytes - OU_BULK_ROW_OVERHEAD));
+	r = ou_load_run(fcinfo, "bench_bulk_load", clients, schema, run_id, create, insert, true,
+					rows_per_client * clients, OU_BULK_BATCH, OU_BULK_PER_XACT, sampler,
+					"the table", keep);
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(clients);
@@ -142,7 +165,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)
-		values[9] = CStringGetTextDatum(qtbl);
+		values[9] = CStringGetTextDatum(ou_bench_kept_name(schema, "t"));
 	else
 		nulls[9] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
@@ -168,50 +191,26 @@ bench_multi_table(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc = ou_result_tupdesc(fcinfo, OU_MULTI_COLS);
 	OuSampler  *sampler = ou_sampler_create();
 	OuBenchResult r;
-	OuBenchRun *run;
+	uint64		run_id;
+	char	   *schema;
+	List	   *create = NIL;
+	List	   *insert = NIL;
 	Datum		values[OU_MULTI_COLS];
 	bool		nulls[OU_MULTI_COLS];
-	char	   *first = NULL;
+	int			i;
 
-	run = ou_bench_start("bench_multi_table", fcinfo->flinfo->fn_oid, clients,
-						 (Size) tables * 256 + 8192);
-	PG_TRY();
+	schema = ou_bench_new_schema(&run_id);
+	for (i = 0; i < tables; i++)
 	{
-		List	   *create = NIL;
-		List	   *insert = NIL;
-		int			i;
+		char	   *qtbl = ou_bench_qualified(schema, psprintf("t%d", i + 1));
 
-		for (i = 0; i < tables; i++)
-		{
-			char	   *qtbl = psprintf("%s.%s", quote_identifier(OU_BENCH_SCHEMA),
-										quote_identifier(psprintf("%st%d", ou_bench_prefix(run), i + 1)));
-
-			if (i == 0)
-				first = qtbl;
-			create = lappend(create, psprintf("CREATE %sTABLE %s (id bigint, v text)",
-											  unlogged ? "UNLOGGED " : "", qtbl));
-			insert = lappend(insert, psprintf("INSERT INTO %s (id, v) VALUES (1, 'x')", qtbl));
-		}
-		ou_bench_phase(run, "creating %d %stables", tables, unlogged ? "unlogged " : "");
-		ou_bench_sql(run, create);
-		ou_bench_phase(run, "checkpoint");
-		ou_bench_checkpoint("bench_multi_table");
-		ou_bench_prepare(run, insert, false);
-		ou_bench_phase(run, "inserting into %d tables with %d clients", tables, clients);
-		r = ou_bench_exec(run, rows, 1, 1, ou_sampler_sample, sampler, OU_SAMPLE_MS);
-		if (!keep)
-		{
-			ou_bench_phase(run, "dropping the tables");
-			ou_bench_drop(run, ou_bench_prefix(run));
-		}
-		ou_bench_finish(run);
+		create = lappend(create, ou_bench_stmt(false, "CREATE %sTABLE %s (id bigint, v text)",
+											   unlogged ? "UNLOGGED " : "", qtbl));
+		insert = lappend(insert, ou_bench_stmt(false, "INSERT INTO %s (id, v) VALUES (1, 'x')", qtbl));
 	}
-	PG_CATCH();
-	{
-		ou_bench_abort(run);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
+	r = ou_load_run(fcinfo, "bench_multi_table", clients, schema, run_id, create, insert, false,
+					rows, 1, 1, sampler,
+					psprintf("%d %stables", tables, unlogged ? "unlogged " : ""), keep);
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(tables);
@@ -224,8 +223,37 @@ bench_multi_table(PG_FUNCTION_ARGS)
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)
-		values[9] = CStringGetTextDatum(psprintf("%s .. t%d", first, tables));
+		values[9] = CStringGetTextDatum(psprintf("%s .. t%d", ou_bench_kept_name(schema, "t1"), tables));
 	else
 		nulls[9] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * bench_cleanup
+ *		SQL function: drop the scratch schemas of benchmark runs whose
+ *		leader is gone (a crash, a terminated session) that the current role
+ *		may drop; returns how many.  Runs in one worker like a benchmark.
+ */
+Datum
+bench_cleanup(PG_FUNCTION_ARGS)
+{
+	OuBenchRun *run;
+	uint64		run_id;
+	int64		dropped = 0;
+
+	(void) ou_bench_new_schema(&run_id);
+	run = ou_bench_start("bench_cleanup", fcinfo->flinfo->fn_oid, 1, NULL, run_id, 1);
+	PG_TRY();
+	{
+		dropped = ou_bench_cleanup_dead(run);
+		ou_bench_finish(run, false);
+	}
+	PG_CATCH();
+	{
+		ou_bench_abort(run);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	PG_RETURN_INT64(dropped);
 }

@@ -26,6 +26,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "bench.h"
 #include "ordered_uuid.h"
 
 /*

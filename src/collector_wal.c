@@ -18,8 +18,6 @@
  */
 #include "postgres.h"
 
-#define OU_COMPAT_COLLECTOR
-#define OU_COMPAT_WAL
 #include "compat.h"
 #include "ordered_uuid.h"
 #include "walscan.h"

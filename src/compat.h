@@ -4,7 +4,9 @@
  *	  Every difference between PostgreSQL 14, 15, 16, 17 and 18 that
  *	  ordered_uuid needs to paper over, as macros and static inline wrappers.
  *
- * Nothing else in src/ tests PG_VERSION_NUM: add new shims here.
+ * Nothing else in src/ tests PG_VERSION_NUM: add new shims here.  It includes
+ * every header its shims need, so it can be included anywhere after
+ * postgres.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,17 +17,30 @@
 #error "ordered_uuid requires PostgreSQL 14 or later"
 #endif
 
-/*----
- * Collector (waitsample.c, shmem.c, collector.c, collector_views.c).
- * Defined only where OU_COMPAT_COLLECTOR is defined before including this file.
- *----
- */
-#ifdef OU_COMPAT_COLLECTOR
+#include "access/xlog.h"
+#include "access/xlogreader.h"
+#include "access/xlogutils.h"
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"
+#include "catalog/pg_authid_d.h"
+#endif
+#include "catalog/pg_database_d.h"
 #include "miscadmin.h"
+#include "replication/slot.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/guc.h"
+#if PG_VERSION_NUM >= 160000
+#include "utils/relfilenumbermap.h"
+#else
+#include "utils/relfilenodemap.h"
+#endif
+
+/*----
+ * Collector (waitsample.c, shmem.c, collector.c, collector_views.c).
+ *----
+ */
 
 /*
  * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
@@ -69,15 +84,15 @@ ou_proc_status_slot(PGPROC *proc)
 #define OU_HAVE_SHMEM_REQUEST_HOOK 1
 #endif
 
-/* May roleid connect to database dbid (which must exist)? */
+/* Has roleid privilege mode (ACL_CONNECT, ACL_CREATE) on database dbid? */
 #if PG_VERSION_NUM >= 160000
-#define ou_database_connect_ok(dbid, roleid) \
-	(object_aclcheck(DatabaseRelationId, (dbid), (roleid), ACL_CONNECT) == ACLCHECK_OK)
+#define ou_database_acl_ok(dbid, roleid, mode) \
+	(object_aclcheck(DatabaseRelationId, (dbid), (roleid), (mode)) == ACLCHECK_OK)
 #else
-#define ou_database_connect_ok(dbid, roleid) \
-	(pg_database_aclcheck((dbid), (roleid), ACL_CONNECT) == ACLCHECK_OK)
+#define ou_database_acl_ok(dbid, roleid, mode) \
+	(pg_database_aclcheck((dbid), (roleid), (mode)) == ACLCHECK_OK)
 #endif
-#endif							/* OU_COMPAT_COLLECTOR */
+#define ou_database_connect_ok(dbid, roleid) ou_database_acl_ok((dbid), (roleid), ACL_CONNECT)
 
 /* PG 18 records the library's name and version in its magic block. */
 #if PG_VERSION_NUM >= 180000
@@ -87,24 +102,9 @@ ou_proc_status_slot(PGPROC *proc)
 #endif
 
 /*----
- * WAL reading (walscan.c, explain_writes.c).  Include access/xlogreader.h,
- * access/xlogutils.h, access/xlog.h (and, 15+, access/xlogrecovery.h) and the
- * relfilenode map header before this section is used; compat.h pulls them in
- * itself when OU_COMPAT_WAL is defined.
+ * WAL reading (walscan.c, explain_writes.c, collector_wal.c).
  *----
  */
-#ifdef OU_COMPAT_WAL
-#include "access/xlog.h"
-#include "access/xlogreader.h"
-#include "access/xlogutils.h"
-#if PG_VERSION_NUM >= 150000
-#include "access/xlogrecovery.h"
-#endif
-#if PG_VERSION_NUM >= 160000
-#include "utils/relfilenumbermap.h"
-#else
-#include "utils/relfilenodemap.h"
-#endif
 
 /* Our own copy of a block's relation identity, the same on every version. */
 typedef struct OuRelFileLocator
@@ -207,7 +207,24 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 	return RelidByRelfilenode(spc, relnumber);
 #endif
 }
-#endif							/* OU_COMPAT_WAL */
+
+/*
+ * Generators (generators.c, time_keys.c).
+ *
+ * OU_INTERVAL_NOT_FINITE(i): is interval i +/-infinity (PostgreSQL 17+; no
+ * interval is infinite before).  ou_make_range(): a non-empty range value
+ * (make_range has taken a soft-error context since 16).
+ */
+#if PG_VERSION_NUM >= 170000
+#define OU_INTERVAL_NOT_FINITE(i) INTERVAL_NOT_FINITE(i)
+#else
+#define OU_INTERVAL_NOT_FINITE(i) ((void) (i), false)
+#endif
+#if PG_VERSION_NUM >= 160000
+#define ou_make_range(typcache, lower, upper) make_range((typcache), (lower), (upper), false, NULL)
+#else
+#define ou_make_range(typcache, lower, upper) make_range((typcache), (lower), (upper), false)
+#endif
 
 /* Is roleid the owner of relation relid? */
 #if PG_VERSION_NUM >= 160000
@@ -224,22 +241,29 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #endif
 
 /*
+ * A physical replication slot of this backend, dropped when released or on
+ * error (explain_writes holds the WAL of its statement with one).
+ */
+#if PG_VERSION_NUM >= 170000
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false, false, false)
+#else
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false)
+#endif
+
+/*
  * Benchmarks (bench_*.c).
  *
  * OU_MAY_CHECKPOINT(): may the current user run CHECKPOINT (pg_checkpoint is
  * PG 15+; before that, superuser only).
  */
-#ifdef OU_COMPAT_BENCH
-#include "miscadmin.h"
-#include "utils/acl.h"
 #if PG_VERSION_NUM >= 150000
-#include "catalog/pg_authid_d.h"
 #define OU_MAY_CHECKPOINT() \
 	(superuser() || has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
 #else
 #define OU_MAY_CHECKPOINT() superuser()
 #endif
-#endif							/* OU_COMPAT_BENCH */
 
 /*
  * Generators (generator_striped.c).

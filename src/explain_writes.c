@@ -12,6 +12,14 @@
  * full-page images during a SELECT) cannot be told apart from other
  * sessions' and are counted only in the total row, which comes from
  * pgWalUsage (exact for this backend, parallel workers included).
+ *
+ * The statement's WAL must still be on disk when it is read: a big
+ * statement can write more than max_wal_size, and checkpoints then recycle
+ * its first segments.  So while the statement runs and its WAL is read, the
+ * backend holds it with an ephemeral physical replication slot of its own
+ * (ordered_uuid_explain_writes_<pid>, dropped at the end or on error), when
+ * wal_level and max_replication_slots allow one and a slot is free;
+ * otherwise the error for removed WAL names the settings to raise.
  *----
  */
 #include "postgres.h"
@@ -27,6 +35,8 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "parser/parser.h"
+#include "replication/slot.h"
+#include "storage/lwlock.h"
 #include "portability/instr_time.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
@@ -34,6 +44,7 @@
 #include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
+#include "compat.h"
 #include "ordered_uuid.h"
 #include "walscan.h"
 
@@ -105,6 +116,34 @@ ou_rel_entry(HTAB *h, const OuRelFileLocator *loc)
 	return w;
 }
 
+/*
+ * ou_hold_wal
+ *		Create an ephemeral physical replication slot reserving the WAL from
+ *		the last checkpoint's redo position on, if one can be had; returns
+ *		whether it did.  ReplicationSlotRelease() drops it.
+ */
+static bool
+ou_hold_wal(void)
+{
+	char		name[NAMEDATALEN];
+	bool		free_slot = false;
+	int			i;
+
+	if (RecoveryInProgress() || max_replication_slots == 0 ||
+		wal_level < WAL_LEVEL_REPLICA || MyReplicationSlot != NULL)
+		return false;
+	LWLockAcquire(ReplicationSlotControlLock, LW_SHARED);
+	for (i = 0; i < max_replication_slots && !free_slot; i++)
+		free_slot = !ReplicationSlotCtl->replication_slots[i].in_use;
+	LWLockRelease(ReplicationSlotControlLock);
+	if (!free_slot)
+		return false;
+	snprintf(name, sizeof(name), "ordered_uuid_explain_writes_%d", MyProcPid);
+	ou_create_ephemeral_slot(name);
+	ReplicationSlotReserveWal();
+	return true;
+}
+
 static void
 ou_put_row(ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
 {
@@ -147,12 +186,13 @@ explain_writes(PG_FUNCTION_ARGS)
 	int			i;
 	int			ret;
 	int			nstmts;
+	bool		held;
 
 	ou_check_wal_read_privilege("explain_writes");
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("statement must not be NULL")));
+				 errmsg("statement must not be null")));
 	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	/* One statement, as the name says: its writes are what the rows describe. */
 	nstmts = list_length(raw_parser(sql, RAW_PARSE_DEFAULT));
@@ -165,6 +205,9 @@ explain_writes(PG_FUNCTION_ARGS)
 
 	/* On a standby nothing can write WAL: only the total row. */
 	scan_wal = !RecoveryInProgress();
+	held = scan_wal && ou_hold_wal();
+	PG_TRY();
+	{
 
 	/* Run the statement, between counter snapshots. */
 	start = scan_wal ? GetXLogInsertRecPtr() : InvalidXLogRecPtr;
@@ -265,9 +308,18 @@ explain_writes(PG_FUNCTION_ARGS)
 			}
 		}
 		if (st == OU_WAL_REMOVED)
-			ou_wal_scan_error_removed(scan);
+			ou_wal_scan_error_removed(scan, held ?
+									  "The replication slot that held it was invalidated: raise max_slot_wal_keep_size." :
+									  "No replication slot could hold it: raise max_wal_size or wal_keep_size, or free a replication slot (max_replication_slots; wal_level must be replica or logical).");
 		ou_wal_scan_end(scan);
 	}
+	}
+	PG_FINALLY();
+	{
+		if (held && MyReplicationSlot != NULL)
+			ReplicationSlotRelease();
+	}
+	PG_END_TRY();
 
 	/* One row per relation. */
 	hash_seq_init(&seq, rels);

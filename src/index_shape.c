@@ -63,7 +63,7 @@ index_shape(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("index must not be NULL")));
+				 errmsg("index must not be null")));
 	relid = PG_GETARG_OID(0);
 
 	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_STAT_SCAN_TABLES) &&

@@ -26,20 +26,35 @@ typedef struct OuSplitCounts
 } OuSplitCounts;
 
 /*
- * Check and complete a user-supplied LSN range: start must not be NULL nor
- * beyond the WAL on disk; a NULL end (or one beyond the WAL on disk) means
- * the flush pointer now; start <= end.
+ * Check and complete a user-supplied LSN range: start must not be NULL, nor
+ * before the oldest WAL on disk, nor beyond the WAL inserted so far (WAL
+ * inserted but not yet flushed is flushed first); a NULL end (or one beyond
+ * the WAL on disk) means the flush pointer now; start <= end.
  */
 void
 ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end)
 {
 	XLogRecPtr	flush = ou_wal_flush_lsn();
+	XLogRecPtr	oldest;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("start_lsn must not be NULL")));
+				 errmsg("start_lsn must not be null")));
 	*start = PG_GETARG_LSN(0);
+	if (*start > flush && !RecoveryInProgress() && *start <= GetXLogInsertRecPtr())
+	{
+		/* e.g. pg_current_wal_insert_lsn() itself: make it readable */
+		XLogFlush(ou_wal_insert_end_lsn());
+		flush = Max(ou_wal_flush_lsn(), *start);
+	}
+	oldest = ou_wal_oldest_lsn();
+	if (*start < oldest)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("WAL at start_lsn %X/%X is not available", LSN_FORMAT_ARGS(*start)),
+				 errdetail("The oldest WAL on disk starts at %X/%X.", LSN_FORMAT_ARGS(oldest)),
+				 errhint("Use a start_lsn at or after that position.")));
 	if (*start > flush)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -117,7 +132,8 @@ index_splits(PG_FUNCTION_ARGS)
 			c->root++;
 	}
 	if (st == OU_WAL_REMOVED)
-		ou_wal_scan_error_removed(scan);
+		ou_wal_scan_error_removed(scan,
+								  "Use a later start_lsn (pg_ls_waldir() lists the WAL still on disk), or keep more WAL with wal_keep_size or a replication slot.");
 	ou_wal_scan_end(scan);
 
 	hash_seq_init(&seq, counts);

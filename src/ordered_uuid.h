@@ -8,13 +8,39 @@
 #ifndef ORDERED_UUID_H
 #define ORDERED_UUID_H
 
+#include "datatype/timestamp.h"
+#include "fmgr.h"
 #include "utils/uuid.h"
 
 /* random.c */
 extern void ou_random_bytes(void *dst, size_t len);
 
-/* generators.c */
+/* generators.c: layouts shared by the generators and time_keys.c */
+
+/* microseconds from the Unix epoch (1970) to the PostgreSQL epoch (2000) */
+#define OU_UNIX_EPOCH_OFFSET_US \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC)
+/* the largest Unix millisecond a version 7 UUID holds */
+#define OU_V7_MAX_MS		((UINT64CONST(1) << 48) - 1)
+
+/* the layout of block-prefixed UUIDs of one block_size and block_count */
+typedef struct OuBlockLayout
+{
+	int			nbytes;			/* prefix bytes, 1..4 */
+	uint64		nblocks;		/* 2^(8 * nbytes) */
+	int64		block_len;		/* effective block size, >= 1 */
+} OuBlockLayout;
+
+extern void ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name);
+extern int32 ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name);
 extern int	ou_prefix_bytes(int64 block_count);
+extern OuBlockLayout ou_block_layout(int32 block_size, int32 block_count);
+extern uint64 ou_block_of(const OuBlockLayout *layout, int64 v);
+extern int32 ou_block_id_int(uint64 block);
+extern void ou_set_block_prefix(pg_uuid_t *uuid, const OuBlockLayout *layout, uint64 block);
+extern int64 ou_v7_unix_us(TimestampTz ts);
+extern void ou_v7_fill(pg_uuid_t *uuid, uint64 ms, int64 subms_ns);
+extern void ou_v7_fill_time(pg_uuid_t *uuid, TimestampTz ts, int64 extra_ns);
 
 
 /* waitsample.c: one sample of a process's wait state */
@@ -142,93 +168,5 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);
 /* index_splits.c */
 #include "access/xlogdefs.h"
 extern void ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end);
-
-/*
- * bench_workers.c: the dynamic background workers behind the in-database
- * benchmarks (bench_insert.c, bench_load.c).  A "run" is one DSM segment and
- * a fixed set of workers connected as the calling role; the leader (the
- * calling backend) drives them with commands and never locks the scratch
- * tables itself.
- */
-#include "fmgr.h"
-#include "nodes/pg_list.h"
-
-#define OU_BENCH_SCHEMA		"ordered_uuid_bench"
-
-struct OuBenchRun;
-typedef struct OuBenchRun OuBenchRun;
-
-/* called by the leader between waits while a RUN command executes */
-typedef void (*OuBenchSampleFn) (OuBenchRun *run, void *arg);
-
-/* what one RUN command measured, summed over the workers */
-typedef struct OuBenchResult
-{
-	int64		rows;
-	double		seconds;
-	int64		wal_records;
-	int64		wal_fpi;
-	uint64		wal_bytes;
-	int64		blks_dirtied;
-	int64		blks_written;
-} OuBenchResult;
-
-/* what a MEASURE command found in a B-tree index */
-typedef struct OuBenchIndexShape
-{
-	int64		leaf_pages;
-	int64		index_bytes;
-	double		avg_leaf_density;	/* percent */
-} OuBenchIndexShape;
-
-extern OuBenchRun *ou_bench_start(const char *fname, Oid fn_oid, int nworkers,
-								  Size text_cap);
-extern void ou_bench_phase(OuBenchRun *run, const char *fmt,...) pg_attribute_printf(2, 3);
-extern const char *ou_bench_prefix(OuBenchRun *run);
-extern void ou_bench_sql(OuBenchRun *run, List *stmts);
-extern void ou_bench_prepare(OuBenchRun *run, List *stmts, bool with_count);
-extern OuBenchResult ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
-								   OuBenchSampleFn sample, void *sample_arg, int sample_ms);
-extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_name);
-extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
-extern void ou_bench_finish(OuBenchRun *run);
-extern void ou_bench_abort(OuBenchRun *run);
-extern int	ou_bench_running_procs(OuBenchRun *run, struct PGPROC **procs, int *pids,
-								   int max);
-extern void ou_bench_checkpoint(const char *fname);
-extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
-							  int64 min, int64 max);
-extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
-
-/* bench_sample.c: the wait-event profile of a run, sampled by the leader */
-#define OU_SAMPLE_MS		10	/* sampling period, milliseconds */
-#define OU_MAX_EVENTS		64	/* distinct wait events kept; more are "other" */
-#define OU_MAX_SAMPLED		1024	/* most workers sampled */
-
-typedef struct OuWaitTally
-{
-	uint32		wait_event_info;	/* 0 = on CPU */
-	int64		samples;
-	double		seconds;
-} OuWaitTally;
-
-/* what the leader's sampling found */
-typedef struct OuSampler
-{
-	int			nevents;
-	OuWaitTally events[OU_MAX_EVENTS + 1];	/* last one: "other" */
-	int64		samples;
-	double		seconds;
-	int64		extend_waits;	/* distinct (pid, wait start) episodes */
-	double		extend_seconds;
-	TimestampTz last;
-	int			last_pid[OU_MAX_SAMPLED];	/* per worker slot order */
-	TimestampTz last_start[OU_MAX_SAMPLED];
-	bool		last_extend[OU_MAX_SAMPLED];
-} OuSampler;
-
-extern OuSampler *ou_sampler_create(void);
-extern void ou_sampler_sample(OuBenchRun *run, void *arg);
-extern char *ou_sampler_top(OuSampler *s);
 
 #endif							/* ORDERED_UUID_H */

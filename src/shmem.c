@@ -15,7 +15,6 @@
  */
 #include "postgres.h"
 
-#define OU_COMPAT_COLLECTOR
 #include "compat.h"
 #include "ordered_uuid.h"
 

@@ -117,9 +117,45 @@ ou_wal_scan_reset_cb(void *arg)
 	ou_wal_scan_end((OuWalScan *) arg);
 }
 
-/* ERROR for OU_WAL_REMOVED, for SQL-callable functions. */
+/*
+ * The start of the oldest WAL segment still in pg_wal, or InvalidXLogRecPtr
+ * when there is none.
+ */
+XLogRecPtr
+ou_wal_oldest_lsn(void)
+{
+	DIR		   *dir;
+	struct dirent *de;
+	XLogSegNo	oldest = 0;
+	bool		found = false;
+	XLogRecPtr	result = InvalidXLogRecPtr;
+
+	dir = AllocateDir(XLOGDIR);
+	while ((de = ReadDir(dir, XLOGDIR)) != NULL)
+	{
+		TimeLineID	tli;
+		XLogSegNo	segno;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!IsXLogFileName(de->d_name))
+			continue;
+		XLogFromFileName(de->d_name, &tli, &segno, wal_segment_size);
+		if (!found || segno < oldest)
+			oldest = segno;
+		found = true;
+	}
+	FreeDir(dir);
+	if (found)
+		XLogSegNoOffsetToRecPtr(oldest, 0, wal_segment_size, result);
+	return result;
+}
+
+/*
+ * ERROR for OU_WAL_REMOVED, for SQL-callable functions, with a hint that
+ * fits the caller (what to change so that the WAL is still there).
+ */
 void
-ou_wal_scan_error_removed(OuWalScan *scan)
+ou_wal_scan_error_removed(OuWalScan *scan, const char *hint)
 {
 	char		fname[MAXFNAMELEN];
 	XLogSegNo	segno;
@@ -131,7 +167,7 @@ ou_wal_scan_error_removed(OuWalScan *scan)
 			 errmsg("requested WAL segment %s has already been removed", fname),
 			 errdetail("The WAL from %X/%X on is no longer in pg_wal.",
 					   LSN_FORMAT_ARGS(scan->removed_lsn)),
-			 errhint("Use a later start_lsn (pg_ls_waldir() lists the WAL still on disk), or keep more WAL with wal_keep_size or a replication slot.")));
+			 errhint("%s", hint)));
 }
 
 /*

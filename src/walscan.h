@@ -15,7 +15,7 @@
  *		switch (ou_wal_btree_split_kind(r, &loc, NULL)) ...
  *	}
  *	if (st == OU_WAL_REMOVED)					(only when !skip_removed)
- *		ou_wal_scan_error_removed(scan);		(ERROR, SQLSTATE 58P01 + hint)
+ *		ou_wal_scan_error_removed(scan, hint);	(ERROR, SQLSTATE 58P01 + hint)
  *	ou_wal_scan_end(scan);
  *
  * - start: any LSN.  The scan returns the records that START at or after it
@@ -50,7 +50,6 @@
 #ifndef ORDERED_UUID_WALSCAN_H
 #define ORDERED_UUID_WALSCAN_H
 
-#define OU_COMPAT_WAL
 #include "compat.h"
 
 typedef enum OuWalScanStatus
@@ -96,7 +95,8 @@ typedef enum OuSplitKind
 extern OuWalScan *ou_wal_scan_begin(XLogRecPtr start, XLogRecPtr end, bool skip_removed);
 extern OuWalScanStatus ou_wal_scan_next(OuWalScan *scan);
 extern void ou_wal_scan_end(OuWalScan *scan);
-extern void ou_wal_scan_error_removed(OuWalScan *scan);
+extern void ou_wal_scan_error_removed(OuWalScan *scan, const char *hint);
+extern XLogRecPtr ou_wal_oldest_lsn(void);
 
 /*
  * Classify the current record: the kind of B-tree split, the index's

@@ -2,7 +2,7 @@
 -- (DESIGN section 4): signatures, defaults, result columns, labels,
 -- comments, privileges and the scratch schema.
 BEGIN;
-SELECT plan(26);
+SELECT plan(27);
 
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
@@ -66,7 +66,7 @@ SELECT is(
 					   ORDER BY p.proname COLLATE "C")
 	   FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
-	'bench_bulk_load:u:false bench_insert:u:false bench_multi_table:u:false',
+	'bench_bulk_load:u:false bench_cleanup:u:false bench_insert:u:false bench_multi_table:u:false',
 	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
 SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
@@ -82,25 +82,27 @@ SELECT ok(has_function_privilege('public', 'bench_insert(text[], bigint, int, in
 		  AND has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE'),
 	'anyone may run the benchmarks (they run with the caller''s privileges)');
 
--- The scratch schema belongs to the extension, not to a user.
-SELECT has_schema('ordered_uuid_bench');
+-- bench_cleanup(): no arguments, a count, volatile, for everyone.
+SELECT has_function('bench_cleanup', ARRAY[]::text[]);
+SELECT function_returns('bench_cleanup', ARRAY[]::text[], 'bigint');
+SELECT volatility_is('bench_cleanup', ARRAY[]::text[], 'volatile');
+SELECT ok(has_function_privilege('public', 'bench_cleanup()', 'EXECUTE'),
+	'anyone may drop the scratch schemas of their own dead runs');
+
+-- No scratch space belongs to the extension, and nothing of it is writable
+-- by PUBLIC: each run makes a schema of its own.
+SELECT hasnt_schema('ordered_uuid_bench');
 SELECT is(
 	(SELECT count(*)::int FROM pg_depend d
-	  WHERE d.classid = 'pg_namespace'::regclass AND d.objid = 'ordered_uuid_bench'::regnamespace
-		AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
-		AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid')),
-	1, 'ordered_uuid_bench is a member of the extension');
-SELECT ok(has_schema_privilege('public', 'ordered_uuid_bench', 'CREATE')
-		  AND has_schema_privilege('public', 'ordered_uuid_bench', 'USAGE'),
-	'every role may create scratch tables in ordered_uuid_bench');
+	  WHERE d.classid = 'pg_namespace'::regclass AND d.refclassid = 'pg_extension'::regclass
+		AND d.deptype = 'e' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid')),
+	0, 'the extension owns no schema');
 SELECT is(
-	(SELECT count(*)::int FROM pg_class WHERE relnamespace = 'ordered_uuid_bench'::regnamespace),
-	0, 'ordered_uuid_bench is empty');
-SELECT ok(obj_description('ordered_uuid_bench'::regnamespace, 'pg_namespace') IS NOT NULL,
-	'ordered_uuid_bench has a comment');
-SELECT is((SELECT nspowner FROM pg_namespace WHERE nspname = 'ordered_uuid_bench'),
-	(SELECT extowner FROM pg_extension WHERE extname = 'ordered_uuid'),
-	'ordered_uuid_bench is owned by the extension owner');
+	(SELECT count(*)::int FROM pg_namespace n
+	  WHERE has_schema_privilege('public', n.oid, 'CREATE')
+		AND n.oid IN (SELECT d.objid FROM pg_depend d WHERE d.deptype = 'e'
+					   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid'))),
+	0, 'nothing of the extension is PUBLIC-writable');
 
 SELECT * FROM finish();
 ROLLBACK;

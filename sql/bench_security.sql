@@ -1,0 +1,265 @@
+--
+-- Benchmarks against a hostile role in the same database: search_path and
+-- operator hijacks, connection limits, leftovers of dead runs, faults,
+-- resource limits.  Runs in databases of its own (it changes database
+-- settings).  Only booleans, counts and SQLSTATEs are printed.
+--
+SELECT pg_catalog.current_database() AS origdb \gset
+CREATE ROLE regress_sec_owner LOGIN;
+CREATE ROLE regress_sec_lim1 LOGIN CONNECTION LIMIT 1;
+CREATE ROLE regress_sec_lim0 LOGIN CONNECTION LIMIT 0;
+CREATE DATABASE regress_ou_attack OWNER regress_sec_owner;
+GRANT CREATE ON DATABASE regress_ou_attack TO regress_sec_lim1, regress_sec_lim0;
+\c regress_ou_attack
+CREATE EXTENSION ordered_uuid;
+CREATE EXTENSION dblink;
+
+-- 1. The database owner (not a superuser) plants operators and functions
+-- that make whoever calls them a superuser's accomplice, and puts them
+-- first on the database's default search_path.
+\c regress_ou_attack regress_sec_owner
+CREATE SCHEMA m;
+GRANT USAGE ON SCHEMA m TO PUBLIC;
+CREATE TABLE m.calls (fn text, who name);
+GRANT ALL ON m.calls TO PUBLIC;
+CREATE FUNCTION m.escalate(fn text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO m.calls VALUES (fn, current_user);
+	IF (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user) THEN
+		EXECUTE 'ALTER ROLE regress_sec_owner SUPERUSER';
+	END IF;
+END $$;
+CREATE FUNCTION m.eq_char("char", "char") RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('= "char"'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE FUNCTION m.eq_name(name, name) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('= name'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE FUNCTION m.eq_name_text(name, text) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('= name text'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE FUNCTION m.eq_text(text, text) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('= text'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE FUNCTION m.eq_oid(oid, oid) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('= oid'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE FUNCTION m.ne_char("char", "char") RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('<> "char"'); RETURN $1 OPERATOR(pg_catalog.<>) $2; END $$;
+CREATE OPERATOR m.= (LEFTARG = "char", RIGHTARG = "char", FUNCTION = m.eq_char);
+CREATE OPERATOR m.= (LEFTARG = name, RIGHTARG = name, FUNCTION = m.eq_name);
+CREATE OPERATOR m.= (LEFTARG = name, RIGHTARG = text, FUNCTION = m.eq_name_text);
+CREATE OPERATOR m.= (LEFTARG = text, RIGHTARG = text, FUNCTION = m.eq_text);
+CREATE OPERATOR m.= (LEFTARG = oid, RIGHTARG = oid, FUNCTION = m.eq_oid);
+CREATE OPERATOR m.<> (LEFTARG = "char", RIGHTARG = "char", FUNCTION = m.ne_char);
+-- functions shadowing ones the extension calls
+CREATE FUNCTION m.starts_with(text, text) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('starts_with'); RETURN pg_catalog.starts_with($1, $2); END $$;
+CREATE FUNCTION m.pg_has_role(oid, text) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('pg_has_role'); RETURN pg_catalog.pg_has_role($1, $2); END $$;
+CREATE FUNCTION m.pg_relation_size(regclass) RETURNS bigint LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('pg_relation_size'); RETURN pg_catalog.pg_relation_size($1); END $$;
+CREATE FUNCTION m.repeat(text, integer) RETURNS text LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('repeat'); RETURN pg_catalog.repeat($1, $2); END $$;
+CREATE FUNCTION m.generate_series(integer, bigint) RETURNS SETOF bigint LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('generate_series'); RETURN QUERY SELECT pg_catalog.generate_series($1::bigint, $2); END $$;
+CREATE FUNCTION m.nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('nextval'); RETURN pg_catalog.nextval($1); END $$;
+CREATE FUNCTION m.index_shape(regclass) RETURNS TABLE (leaf_pages bigint, avg_leaf_density float8) LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('index_shape'); RETURN QUERY SELECT 1::bigint, 1::float8; END $$;
+ALTER DATABASE regress_ou_attack SET search_path = m, pg_catalog, public;
+
+-- A superuser connects (the database's settings apply to its session and
+-- to every background worker), sets a safe search_path of its own, and
+-- runs every benchmark, once cancelled by statement_timeout so that the
+-- clean-up worker runs too.
+\c regress_ou_attack postgres
+SHOW search_path;
+SET search_path = pg_catalog, public;
+CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT generator, rows FROM public.bench_insert(ARRAY['uuid_v7_nextval()', 'uuid_sequence_nextval($seq)', 'bigint'],
+												rows => 200, clients => 2, prefill => 100);
+SELECT rows FROM public.bench_bulk_load(2, 500, 100);
+SELECT tables, rows FROM public.bench_multi_table(3, 2, 30);
+SET statement_timeout = '1s';
+SELECT rows FROM public.bench_insert(ARRAY['gen_random_uuid()'], rows => 1000000000, clients => 2);
+RESET statement_timeout;
+SELECT public.bench_cleanup() >= 0 AS cleanup_ran;
+-- nothing of the owner's was called, and the owner is no superuser
+SELECT count(*) AS hostile_calls FROM m.calls;
+SELECT rolsuper AS owner_is_superuser FROM pg_roles WHERE rolname = 'regress_sec_owner';
+SELECT count(*) AS scratch_schemas FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
+
+-- 2. Connection limits count the workers: existing sessions + clients.
+SET ROLE regress_sec_lim1;
+SELECT pg_temp.err($$SELECT public.bench_insert(ARRAY['bigint'], 10, clients => 2)$$);
+SELECT generator, rows FROM public.bench_insert(ARRAY['bigint'], 10, clients => 1);
+RESET ROLE;
+SET ROLE regress_sec_lim0;
+SELECT pg_temp.err($$SELECT public.bench_insert(ARRAY['bigint'], 10)$$);
+SELECT pg_temp.err($$SELECT public.bench_cleanup()$$);
+RESET ROLE;
+-- the database's limit: this session is one of its connections
+ALTER DATABASE regress_ou_attack CONNECTION LIMIT 1;
+SET ROLE regress_sec_lim1;
+SELECT pg_temp.err($$SELECT public.bench_insert(ARRAY['bigint'], 10)$$);
+RESET ROLE;
+ALTER DATABASE regress_ou_attack CONNECTION LIMIT -1;
+-- superusers are exempt, as when they connect
+ALTER ROLE postgres CONNECTION LIMIT 0;
+SELECT generator, rows FROM public.bench_insert(ARRAY['bigint'], 10, clients => 2);
+ALTER ROLE postgres CONNECTION LIMIT -1;
+
+-- 3. Leftovers of dead runs: a run schema whose leader is gone is dropped
+-- by bench_cleanup() or the next benchmark, by a role that may drop it;
+-- kept runs and what a run did not create are never dropped.
+CREATE SCHEMA ordered_uuid_run_00000000000000aa;
+CREATE TABLE ordered_uuid_run_00000000000000aa.g1_t (id uuid PRIMARY KEY);
+CREATE SEQUENCE ordered_uuid_run_00000000000000aa.g1_s;
+CREATE SCHEMA ordered_uuid_kept_00000000000000bb;
+CREATE TABLE ordered_uuid_kept_00000000000000bb.g1_t (id uuid);
+CREATE SCHEMA ordered_uuid_run_00000000000000cc AUTHORIZATION regress_sec_lim1;
+SET ROLE regress_sec_lim1;
+CREATE TABLE ordered_uuid_run_00000000000000cc.t (id bigint);
+RESET ROLE;
+CREATE SCHEMA ordered_uuid_run_00000000000000dd;
+CREATE TABLE ordered_uuid_run_00000000000000dd.t (id bigint);
+CREATE VIEW ordered_uuid_run_00000000000000dd.v AS SELECT id FROM ordered_uuid_run_00000000000000dd.t;
+CREATE SCHEMA ordered_uuid_run_00000000000000ee;
+CREATE TABLE ordered_uuid_run_00000000000000ee.t (id bigint);
+-- she may drop only her own
+SET ROLE regress_sec_lim1;
+SELECT public.bench_cleanup() AS dropped_by_her;
+RESET ROLE;
+SELECT public.bench_cleanup() AS dropped_by_superuser;
+SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%' ORDER BY 1;
+SELECT count(*) AS tables_left FROM pg_class
+ WHERE relnamespace = 'ordered_uuid_run_00000000000000dd'::regnamespace AND relkind = 'r';
+-- the next benchmark drops them too
+CREATE SCHEMA ordered_uuid_run_00000000000000ff;
+CREATE TABLE ordered_uuid_run_00000000000000ff.t (id bigint);
+SELECT generator, rows FROM public.bench_insert(ARRAY['bigint'], 10);
+SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%' ORDER BY 1;
+SET client_min_messages = warning;
+DROP SCHEMA ordered_uuid_run_00000000000000dd CASCADE;
+DROP SCHEMA ordered_uuid_kept_00000000000000bb CASCADE;
+RESET client_min_messages;
+
+-- 4. A leader terminated mid-run, once while its workers hold every free
+-- worker slot (so no clean-up worker can start): in the end nothing is
+-- left once bench_cleanup() has run.
+CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
+	SELECT 'host=' || current_setting('unix_socket_directories') ||
+	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||
+	       ' user=' || current_user
+$$;
+CREATE FUNCTION pg_temp.kill_leader_of(clients int) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	left_over bigint;
+BEGIN
+	PERFORM dblink_connect('leader', pg_temp.connstr());
+	PERFORM dblink_send_query('leader',
+		format('SELECT * FROM public.bench_insert(ARRAY[''gen_random_uuid()''], 1000000000, clients => %s)', clients));
+	FOR i IN 1..600 LOOP
+		EXIT WHEN (SELECT count(*) FROM pg_stat_activity
+		            WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE '%inserting%') >= clients;
+		PERFORM pg_sleep(0.05);
+		PERFORM pg_stat_clear_snapshot();
+	END LOOP;
+	PERFORM pg_terminate_backend(pid) FROM pg_stat_activity
+	  WHERE backend_type = 'client backend' AND query LIKE 'bench\_insert:%';
+	PERFORM dblink_disconnect('leader');
+	-- wait for the workers to go, then clean up until nothing is left
+	FOR i IN 1..600 LOOP
+		IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
+		                WHERE backend_type = 'ordered_uuid bench worker' OR query LIKE 'bench\_insert:%') THEN
+			PERFORM public.bench_cleanup();
+		END IF;
+		SELECT count(*) INTO left_over FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_run\_%';
+		EXIT WHEN left_over = 0;
+		PERFORM pg_sleep(0.05);
+		PERFORM pg_stat_clear_snapshot();
+	END LOOP;
+	RETURN left_over;
+END $$;
+SELECT pg_temp.kill_leader_of(2) AS left_after_kill;
+SELECT pg_temp.kill_leader_of(current_setting('max_worker_processes')::int -
+	(SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'logical replication launcher'))
+	AS left_after_kill_holding_all_slots;
+
+-- 5. A worker that dies while another worker alone is busy (creating
+-- tables) is noticed at once, named for what happened, in that phase.
+CREATE FUNCTION pg_temp.kill_idle_worker() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	msg text;
+	ctx text;
+BEGIN
+	PERFORM dblink_connect('leader', pg_temp.connstr());
+	PERFORM dblink_send_query('leader', 'SELECT * FROM public.bench_multi_table(5000, 2, 10)');
+	FOR i IN 1..600 LOOP
+		EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
+		                   WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE 'CREATE TABLE%')
+		      AND (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker') = 2;
+		PERFORM pg_sleep(0.05);
+		PERFORM pg_stat_clear_snapshot();
+	END LOOP;
+	PERFORM pg_terminate_backend(pid) FROM pg_stat_activity
+	  WHERE backend_type = 'ordered_uuid bench worker' AND query NOT LIKE 'CREATE TABLE%';
+	BEGIN
+		PERFORM * FROM dblink_get_result('leader') AS t(tables int, clients int, unlogged bool, rows bigint,
+			seconds float8, rows_per_sec float8, wal_bytes_per_row float8, samples bigint,
+			top_wait_events text, kept_tables text);
+		msg := 'no error';
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, ctx = PG_EXCEPTION_CONTEXT;
+		msg := regexp_replace(msg, '[0-9]+', 'N', 'g') || ' / in the create phase: ' ||
+			   (ctx LIKE '%creating 5000 tables%')::text;
+	END;
+	PERFORM dblink_disconnect('leader');
+	RETURN msg;
+END $$;
+SELECT pg_temp.kill_idle_worker() AS worker_death;
+DO $$ BEGIN
+	FOR i IN 1..600 LOOP
+		EXIT WHEN NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker')
+		      AND NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%');
+		PERFORM pg_sleep(0.05);
+		PERFORM pg_stat_clear_snapshot();
+	END LOOP;
+END $$;
+SELECT count(*) AS scratch_schemas FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
+
+-- 6. Limits on what one call may ask for: generator text is capped, and
+-- $seq expansion cannot overflow the run's shared memory.
+SELECT pg_temp.err(format('SELECT public.bench_insert(ARRAY[%L], 10)', 'uuid_v7_nextval()' || repeat(' ', 8200)));
+SELECT generator = 'uuid_sequence_nextval(coalesce(' || repeat('$seq, ', 1300) || '$seq))' AS long_generator, rows
+  FROM public.bench_insert(ARRAY['uuid_sequence_nextval(coalesce(' || repeat('$seq, ', 1300) || '$seq))'], 10);
+
+-- 7. No memory left behind by failing calls (a long search_path, a worker
+-- error after the run started).
+SET search_path = pg_catalog, public, a0123456789012345678901234567890123456789, b0123456789012345678901234567890123456789,
+	c0123456789012345678901234567890123456789, d0123456789012345678901234567890123456789, e0123456789012345678901234567890123456789,
+	f0123456789012345678901234567890123456789, g0123456789012345678901234567890123456789, h0123456789012345678901234567890123456789,
+	i0123456789012345678901234567890123456789, j0123456789012345678901234567890123456789, k0123456789012345678901234567890123456789,
+	l0123456789012345678901234567890123456789, m0123456789012345678901234567890123456789, n0123456789012345678901234567890123456789,
+	o0123456789012345678901234567890123456789, p0123456789012345678901234567890123456789, q0123456789012345678901234567890123456789,
+	r0123456789012345678901234567890123456789, s0123456789012345678901234567890123456789, t0123456789012345678901234567890123456789,
+	u0123456789012345678901234567890123456789, v0123456789012345678901234567890123456789, w0123456789012345678901234567890123456789,
+	x0123456789012345678901234567890123456789, y0123456789012345678901234567890123456789, z0123456789012345678901234567890123456789;
+SELECT length(current_setting('search_path')) > 1024 AS long_search_path;
+CREATE FUNCTION pg_temp.fail_n(n int) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..n LOOP
+		PERFORM pg_temp.err($q$SELECT public.bench_insert(ARRAY['(1/0)::text::uuid'], 1, prefill => 1)$q$);
+	END LOOP;
+	RETURN (SELECT used_bytes FROM pg_backend_memory_contexts WHERE name = 'TopMemoryContext');
+END $$;
+SELECT pg_temp.err($q$SELECT public.bench_insert(ARRAY['(1/0)::text::uuid'], 1, prefill => 1)$q$);
+SELECT pg_temp.fail_n(5) AS before \gset
+SELECT pg_temp.fail_n(100) - :before < 8192 AS no_leak;
+RESET search_path;
+
+\c :origdb
+DROP DATABASE regress_ou_attack;
+DROP ROLE regress_sec_owner, regress_sec_lim1, regress_sec_lim0;

@@ -1,0 +1,117 @@
+/*-------------------------------------------------------------------------
+ *
+ * bench.h
+ *	  The benchmark engine as the benchmark functions (bench_insert.c,
+ *	  bench_load.c) use it: a run of dynamic background workers connected
+ *	  as the calling role, driven by the leader (bench_leader.c), and the
+ *	  wait-event profile the leader samples while it waits (bench_sample.c).
+ *
+ * Every run gets a scratch schema of its own, created by its first worker
+ * as the calling role (ordered_uuid_run_<random hex>): only that role can
+ * create objects in it, its name cannot be guessed beforehand, and it is
+ * not part of the extension, so it never blocks DROP EXTENSION.  The run's
+ * tables do not depend on the extension either (generator expressions are
+ * in the INSERT statements, not in column defaults).  A schema kept with
+ * keep => true is renamed ordered_uuid_kept_<hex>.  A run whose leader is
+ * gone (crash, kill) leaves ordered_uuid_run_<hex>: the next benchmark in
+ * that database, or bench_cleanup(), drops it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef OU_BENCH_H
+#define OU_BENCH_H
+
+#include "fmgr.h"
+#include "nodes/pg_list.h"
+#include "storage/lock.h"
+#include "utils/wait_event.h"
+
+#define OU_BENCH_RUN_PREFIX		"ordered_uuid_run_"
+#define OU_BENCH_KEPT_PREFIX	"ordered_uuid_kept_"
+
+/* longest generator expression bench_insert accepts, in bytes */
+#define OU_MAX_GENERATOR_LEN	8192
+
+struct PGPROC;
+typedef struct OuBenchRun OuBenchRun;
+
+/* called by the leader between waits while a RUN command executes */
+typedef void (*OuBenchSampleFn) (OuBenchRun *run, void *arg);
+
+/* what one RUN command measured, summed over the workers */
+typedef struct OuBenchResult
+{
+	int64		rows;
+	double		seconds;
+	int64		wal_records;
+	int64		wal_fpi;
+	uint64		wal_bytes;
+	int64		blks_dirtied;
+	int64		blks_written;
+} OuBenchResult;
+
+/* what a MEASURE command found in a B-tree index */
+typedef struct OuBenchIndexShape
+{
+	int64		leaf_pages;
+	int64		index_bytes;
+	double		avg_leaf_density;	/* percent */
+} OuBenchIndexShape;
+
+/* bench_leader.c */
+extern char *ou_bench_new_schema(uint64 *run_id);
+extern char *ou_bench_stmt(bool caller_path, const char *fmt,...) pg_attribute_printf(2, 3);
+extern Size ou_bench_text_size(List *stmts);
+extern OuBenchRun *ou_bench_start(const char *fname, Oid fn_oid, int nworkers,
+								  const char *schema, uint64 run_id, Size text_cap);
+extern void ou_bench_phase(OuBenchRun *run, const char *fmt,...) pg_attribute_printf(2, 3);
+extern void ou_bench_sql(OuBenchRun *run, List *stmts);
+extern void ou_bench_prepare(OuBenchRun *run, List *stmts, bool with_count);
+extern OuBenchResult ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
+								   OuBenchSampleFn sample, void *sample_arg, int sample_ms);
+extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_name);
+extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
+extern int64 ou_bench_cleanup_dead(OuBenchRun *run);
+extern void ou_bench_finish(OuBenchRun *run, bool keep);
+extern void ou_bench_abort(OuBenchRun *run);
+extern int	ou_bench_running_procs(OuBenchRun *run, struct PGPROC **procs, int *pids,
+								   int max);
+extern void ou_bench_checkpoint(void);
+extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
+							  int64 min, int64 max);
+extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
+extern char *ou_bench_qualified(const char *schema, const char *name);
+extern char *ou_bench_kept_name(const char *schema, const char *name);
+
+/* bench_sample.c: the wait-event profile of a run, sampled by the leader */
+#define OU_SAMPLE_MS		10	/* sampling period, milliseconds */
+#define OU_MAX_EVENTS		64	/* distinct wait events kept; more are "other" */
+#define OU_MAX_SAMPLED		1024	/* most workers sampled */
+
+typedef struct OuWaitTally
+{
+	uint32		wait_event_info;	/* 0 = on CPU */
+	int64		samples;
+	double		seconds;
+} OuWaitTally;
+
+/* what the leader's sampling found */
+typedef struct OuSampler
+{
+	int			nevents;
+	OuWaitTally events[OU_MAX_EVENTS + 1];	/* last one: "other" */
+	int64		samples;
+	double		seconds;
+	int64		extend_waits;	/* distinct (pid, wait start) episodes */
+	double		extend_seconds;
+	TimestampTz last;
+	int			last_pid[OU_MAX_SAMPLED];	/* per worker slot order */
+	TimestampTz last_start[OU_MAX_SAMPLED];
+	bool		last_extend[OU_MAX_SAMPLED];
+} OuSampler;
+
+extern OuSampler *ou_sampler_create(void);
+extern void ou_sampler_sample(OuBenchRun *run, void *arg);
+extern char *ou_sampler_top(OuSampler *s);
+
+#endif							/* OU_BENCH_H */

@@ -1,0 +1,360 @@
+/*-------------------------------------------------------------------------
+ *
+ * bench_cleanup.c
+ *	  Dropping what benchmark runs create: a run's scratch schema at its
+ *	  end or after a failure (the clean-up worker), and the schemas of dead
+ *	  runs (bench_cleanup(), and the start of every run).
+ *
+ * Everything here runs in a background worker connected as the role of the
+ * run, under search_path = pg_catalog, pg_temp with every function and
+ * operator named with its schema, statement and lock timeouts off (the
+ * database's or role's settings must not stop a clean-up half way).  Only
+ * tables and sequences in a run's schema are dropped, each in a
+ * subtransaction and without CASCADE; the schema itself goes only when it is
+ * then empty.  So whatever else somebody put there, or made depend on a
+ * scratch table, is never dropped: the schema stays and a WARNING says so.
+ *
+ * Dead runs: a live run's leader holds the run lock (bench_protocol.h), so
+ * a schema ordered_uuid_run_<id> whose lock can be taken belongs to a run
+ * whose leader is gone.  Only schemas owned by a role whose privileges the
+ * current role has are considered.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type_d.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/timestamp.h"
+
+#include "bench_protocol.h"
+
+PGDLLEXPORT void ou_bench_cleanup_main(Datum main_arg);
+
+/* how long a failing run's leader waits for the clean-up worker */
+#define OU_CLEANUP_WAIT_MS		30000
+
+/* what the clean-up worker gets in bgw_extra */
+typedef struct OuBenchCleanupArgs
+{
+	Oid			dbid;
+	Oid			roleid;
+	char		schema[NAMEDATALEN];
+} OuBenchCleanupArgs;
+
+StaticAssertDecl(sizeof(OuBenchCleanupArgs) <= BGW_EXTRALEN,
+				 "clean-up arguments must fit into bgw_extra");
+
+/*
+ * ou_bench_run_id_from_schema
+ *		The run id of a run's schema name (ordered_uuid_run_ and 16 hex
+ *		digits); false for any other name.
+ */
+bool
+ou_bench_run_id_from_schema(const char *schema, uint64 *run_id)
+{
+	size_t		plen = strlen(OU_BENCH_RUN_PREFIX);
+	uint64		id = 0;
+	const char *p;
+
+	if (strncmp(schema, OU_BENCH_RUN_PREFIX, plen) != 0 || strlen(schema) != plen + 16)
+		return false;
+	for (p = schema + plen; *p; p++)
+	{
+		int			d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else
+			return false;
+		id = (id << 4) | (uint64) d;
+	}
+	*run_id = id;
+	return true;
+}
+
+/*
+ * ou_bench_try_sql
+ *		Run one utility statement in a subtransaction; on error, WARN (with
+ *		the error's message as detail) and return false.  Must be called
+ *		inside a transaction, with SPI connected.
+ */
+static bool
+ou_bench_try_sql(const char *sql, const char *what)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	bool		ok = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		if (SPI_execute(sql, false, 0) < 0)
+			elog(ERROR, "SPI_execute failed: %s", sql);
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("could not drop %s", what),
+				 errdetail_internal("%s", edata->message)));
+		FreeErrorData(edata);
+		ok = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return ok;
+}
+
+/*
+ * ou_bench_drop_schema
+ *		Drop the tables and sequences of schema whose names start with
+ *		prefix, OU_DROP_PER_XACT to a transaction (so that thousands of
+ *		tables do not exhaust the lock table), each without CASCADE; then,
+ *		with whole, the schema itself (without CASCADE).  Returns whether
+ *		everything asked for is gone (true also when the schema does not
+ *		exist).  Call it outside a transaction.
+ */
+bool
+ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	List	   *failed = NIL;	/* names that could not be dropped */
+	bool		gone = false;
+
+	for (;;)
+	{
+		Oid			argtypes[3] = {OIDOID, TEXTOID, NAMEARRAYOID};
+		Datum		args[3];
+		Datum	   *fdatums;
+		Oid			nspid;
+		List	   *names = NIL;
+		List	   *isseq = NIL;
+		ListCell   *lc,
+				   *lc2;
+		uint64		i;
+		int			nf = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		ou_worker_begin_xact();
+		nspid = get_namespace_oid(schema, true);
+		if (!OidIsValid(nspid))
+		{
+			ou_worker_end_xact();
+			return true;
+		}
+		fdatums = palloc(sizeof(Datum) * Max(list_length(failed), 1));
+		foreach(lc, failed)
+			fdatums[nf++] = CStringGetDatum((char *) lfirst(lc));
+		args[0] = ObjectIdGetDatum(nspid);
+		args[1] = CStringGetTextDatum(prefix);
+		args[2] = PointerGetDatum(construct_array(fdatums, nf, NAMEOID, NAMEDATALEN, false,
+												  TYPALIGN_CHAR));
+		if (SPI_execute_with_args("SELECT c.relname, c.relkind OPERATOR(pg_catalog.=) 'S'"
+								  " FROM pg_catalog.pg_class c"
+								  " WHERE c.relnamespace OPERATOR(pg_catalog.=) $1"
+								  "   AND pg_catalog.starts_with(c.relname::pg_catalog.text, $2)"
+								  "   AND (c.relkind OPERATOR(pg_catalog.=) 'r'"
+								  "        OR c.relkind OPERATOR(pg_catalog.=) 'S')"
+								  "   AND NOT c.relname OPERATOR(pg_catalog.=) ANY ($3)"
+								  " ORDER BY 2, 1 LIMIT " CppAsString2(OU_DROP_PER_XACT),
+								  3, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not list the relations of schema %s", schema);
+		for (i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			MemoryContext old = MemoryContextSwitchTo(outer);
+
+			names = lappend(names, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+			isseq = lappend_int(isseq,
+								DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i],
+														   SPI_tuptable->tupdesc, 2, &isnull)));
+			MemoryContextSwitchTo(old);
+		}
+		forboth(lc, names, lc2, isseq)
+		{
+			char	   *qname = ou_bench_qualified(schema, (char *) lfirst(lc));
+			bool		seq = lfirst_int(lc2) != 0;
+
+			if (!ou_bench_try_sql(psprintf("DROP %s IF EXISTS %s", seq ? "SEQUENCE" : "TABLE", qname),
+								  psprintf("scratch %s %s", seq ? "sequence" : "table", qname)))
+			{
+				MemoryContext old = MemoryContextSwitchTo(outer);
+
+				failed = lappend(failed, pstrdup((char *) lfirst(lc)));
+				MemoryContextSwitchTo(old);
+			}
+		}
+		if (names == NIL && whole && failed == NIL)
+			gone = ou_bench_try_sql(psprintf("DROP SCHEMA IF EXISTS %s", quote_identifier(schema)),
+									psprintf("scratch schema %s", quote_identifier(schema)));
+		ou_worker_end_xact();
+		if (names == NIL)
+			break;
+	}
+	return failed == NIL && (gone || !whole);
+}
+
+/*
+ * ou_bench_drop_dead_runs
+ *		Drop the schemas of dead runs that the current role may drop;
+ *		returns how many.  Call it outside a transaction.
+ */
+int64
+ou_bench_drop_dead_runs(void)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	List	   *schemas = NIL;
+	ListCell   *lc;
+	uint64		i;
+	int64		dropped = 0;
+
+	ou_worker_begin_xact();
+	if (SPI_execute("SELECT n.nspname FROM pg_catalog.pg_namespace n"
+					" WHERE pg_catalog.starts_with(n.nspname::pg_catalog.text, '" OU_BENCH_RUN_PREFIX "')"
+					"   AND pg_catalog.pg_has_role(n.nspowner, 'USAGE')"
+					" ORDER BY 1", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the schemas of benchmark runs");
+	for (i = 0; i < SPI_processed; i++)
+	{
+		MemoryContext old = MemoryContextSwitchTo(outer);
+
+		schemas = lappend(schemas, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		MemoryContextSwitchTo(old);
+	}
+	ou_worker_end_xact();
+
+	foreach(lc, schemas)
+	{
+		const char *schema = (const char *) lfirst(lc);
+		uint64		run_id;
+		LOCKTAG		tag;
+		bool		dead;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!ou_bench_run_id_from_schema(schema, &run_id))
+			continue;
+		OU_SET_RUN_LOCKTAG(tag, MyDatabaseId, run_id);
+		StartTransactionCommand();
+		dead = LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL;
+		if (dead)
+			LockRelease(&tag, ExclusiveLock, false);
+		CommitTransactionCommand();
+		if (dead && ou_bench_drop_schema(schema, "", true))
+			dropped++;
+	}
+	return dropped;
+}
+
+/*
+ * ou_bench_launch_cleanup
+ *		Start a worker, connected as roleid to dbid, that drops a run's
+ *		scratch schema; optionally wait for it (bounded, interrupts not
+ *		processed).  Never raises an error: at worst it warns that the
+ *		schema is left for the next benchmark or bench_cleanup().
+ */
+void
+ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fname,
+						bool wait)
+{
+	BackgroundWorker w;
+	BackgroundWorkerHandle *h = NULL;
+	OuBenchCleanupArgs args;
+	TimestampTz start = GetCurrentTimestamp();
+
+	memset(&w, 0, sizeof(w));
+	memset(&args, 0, sizeof(args));
+	args.dbid = dbid;
+	args.roleid = roleid;
+	strlcpy(args.schema, schema, NAMEDATALEN);
+	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	w.bgw_start_time = BgWorkerStart_ConsistentState;
+	w.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(w.bgw_library_name, sizeof(w.bgw_library_name), "ordered_uuid");
+	snprintf(w.bgw_function_name, sizeof(w.bgw_function_name), "ou_bench_cleanup_main");
+	snprintf(w.bgw_name, sizeof(w.bgw_name), "ordered_uuid %s clean-up for PID %d",
+			 fname, MyProcPid);
+	snprintf(w.bgw_type, sizeof(w.bgw_type), "ordered_uuid bench worker");
+	w.bgw_main_arg = (Datum) 0;
+	w.bgw_notify_pid = wait ? MyProcPid : 0;
+	memcpy(w.bgw_extra, &args, sizeof(args));
+
+	if (!RegisterDynamicBackgroundWorker(&w, wait ? &h : NULL))
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("could not start a worker to drop scratch schema \"%s\"", schema),
+				 errdetail("No background worker slot was free."),
+				 errhint("The next benchmark in this database drops it, or SELECT bench_cleanup().")));
+		return;
+	}
+	if (!wait)
+		return;
+	for (;;)
+	{
+		pid_t		pid;
+
+		if (GetBackgroundWorkerPid(h, &pid) == BGWH_STOPPED)
+			break;
+		if (TimestampDifferenceExceeds(start, GetCurrentTimestamp(), OU_CLEANUP_WAIT_MS))
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));
+			break;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 20, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	pfree(h);
+}
+
+/*
+ * ou_bench_cleanup_main
+ *		Entry point of the clean-up worker: connect as the run's role and
+ *		drop the run's schema, with settings that no database or role
+ *		default can turn against it.
+ */
+void
+ou_bench_cleanup_main(Datum main_arg)
+{
+	OuBenchCleanupArgs args;
+
+	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(args.dbid, args.roleid, 0);
+	SetConfigOption("search_path", OU_SAFE_SEARCH_PATH, PGC_USERSET, PGC_S_SESSION);
+	SetConfigOption("statement_timeout", "0", PGC_USERSET, PGC_S_SESSION);
+	SetConfigOption("lock_timeout", "0", PGC_USERSET, PGC_S_SESSION);
+	SetConfigOption("idle_in_transaction_session_timeout", "0", PGC_USERSET, PGC_S_SESSION);
+	pgstat_report_activity(STATE_RUNNING, "ordered_uuid: dropping a benchmark scratch schema");
+	(void) ou_bench_drop_schema(args.schema, "", true);
+	pgstat_report_activity(STATE_IDLE, NULL);
+	proc_exit(0);
+}

@@ -1,0 +1,130 @@
+/*-------------------------------------------------------------------------
+ *
+ * bench_protocol.h
+ *	  The shared memory of a benchmark run and the commands the leader
+ *	  sends its workers: private to bench_leader.c, bench_worker.c and
+ *	  bench_cleanup.c.
+ *
+ * One run = one DSM segment holding an OuBenchShared header (a slot per
+ * worker), the caller's search_path, and a text area for the statements of
+ * the current command.  Each statement in the text area is NUL-terminated
+ * and starts with one byte saying under which search_path it runs:
+ * OU_PATH_SAFE (our own SQL: pg_catalog, pg_temp) or OU_PATH_CALLER (a
+ * statement holding a caller's generator expression: pg_catalog, the
+ * extension's schema, then the caller's search_path).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef OU_BENCH_PROTOCOL_H
+#define OU_BENCH_PROTOCOL_H
+
+#include "bench.h"
+
+#include "executor/instrument.h"
+#include "port/atomics.h"
+#include "storage/condition_variable.h"
+#include "storage/lock.h"
+#include "storage/proc.h"
+
+#define OU_BENCH_MAGIC			0x6F754232
+#define OU_BENCH_KEY_SHARED		1
+#define OU_BENCH_KEY_PATH		2
+#define OU_BENCH_KEY_TEXT		3
+
+#define OU_ERRLEN				1024
+
+/* the search_path of all SQL the extension writes itself */
+#define OU_SAFE_SEARCH_PATH		"pg_catalog, pg_temp"
+
+/* first byte of each statement in the text area */
+#define OU_PATH_SAFE			's'
+#define OU_PATH_CALLER			'c'
+
+/* statements prepared per transaction (each keeps its tables locked) */
+#define OU_PREPARE_PER_XACT		100
+/* relations dropped per transaction */
+#define OU_DROP_PER_XACT		200
+
+typedef enum OuBenchCmd
+{
+	OU_CMD_NONE = 0,
+	OU_CMD_SETUP,				/* worker 1: drop dead runs, create the run's schema */
+	OU_CMD_SQL,					/* worker 1: statements, a transaction each */
+	OU_CMD_PREPARE,				/* every worker: prepare statements */
+	OU_CMD_RUN,					/* every worker: its share of the rows */
+	OU_CMD_MEASURE,				/* worker 1: index_shape() of an index */
+	OU_CMD_DROP,				/* worker 1: drop relations by name prefix */
+	OU_CMD_KEEP,				/* worker 1: rename the run's schema to its kept name */
+	OU_CMD_EXIT					/* every worker: exit */
+} OuBenchCmd;
+
+/* one worker's slot in shared memory */
+typedef struct OuBenchSlot
+{
+	pg_atomic_uint32 done_seq;	/* last command this worker completed */
+	pg_atomic_uint64 rows_done; /* rows inserted by the current RUN */
+	int			pid;			/* set once connected */
+	PGPROC	   *proc;			/* its PGPROC, set once connected */
+	bool		running;		/* inside the loop of a RUN */
+	bool		failed;			/* an error is in err* */
+	int			sqlerrcode;
+	char		errmsg[OU_ERRLEN];
+	char		errdetail[OU_ERRLEN];
+	char		errhint[OU_ERRLEN];
+	TimestampTz finished;		/* end of its last RUN */
+	WalUsage	wal;			/* WAL written by its last RUN */
+	BufferUsage buf;			/* buffers used by its last RUN */
+	OuBenchIndexShape shape;	/* result of its last MEASURE */
+	int64		count;			/* SETUP: dead runs' schemas dropped; DROP: 1 if
+								 * the schema could not be dropped */
+} OuBenchSlot;
+
+/* the shared header of a run */
+typedef struct OuBenchShared
+{
+	Oid			dbid;
+	Oid			roleid;
+	PGPROC	   *leader;
+	int			nworkers;
+	uint64		run_id;			/* the random id in the schema's name */
+	ConditionVariable cv;		/* broadcast when cmd_seq changes */
+	pg_atomic_uint32 cmd_seq;
+	pg_atomic_uint32 abort;		/* set when the leader gives up */
+	/* the current command */
+	OuBenchCmd	cmd;
+	int			nstmts;			/* statements in the text area */
+	bool		with_count;		/* PREPARE: statements take $1 int8 = rows */
+	int64		rows;			/* RUN: rows over all workers */
+	int			batch;			/* RUN: at most this many rows per execution */
+	int			per_xact;		/* RUN: executions per transaction */
+	bool		drop_schema;	/* DROP: the schema too, when it is empty then */
+	TimestampTz go_time;		/* RUN: when the command was broadcast */
+	char		schema[NAMEDATALEN];	/* the run's scratch schema */
+	char		extschema[NAMEDATALEN]; /* the extension's schema */
+	char		fname[NAMEDATALEN];
+	OuBenchSlot slots[FLEXIBLE_ARRAY_MEMBER];
+} OuBenchShared;
+
+/*
+ * The lock a live run's leader holds for the whole run (session level,
+ * ExclusiveLock): an advisory lock tag with a field4 that the SQL advisory
+ * lock functions never use (they use 1 and 2), so no role can take it.
+ * Whoever gets it conditionally knows the run's leader is gone.
+ */
+#define OU_RUN_LOCK_FIELD4		0x6F75
+#define OU_SET_RUN_LOCKTAG(tag, dbid, run_id) \
+	SET_LOCKTAG_ADVISORY((tag), (dbid), (uint32) ((run_id) >> 32), \
+						 (uint32) (run_id), OU_RUN_LOCK_FIELD4)
+
+/* bench_worker.c */
+extern void ou_worker_begin_xact(void);
+extern void ou_worker_end_xact(void);
+
+/* bench_cleanup.c */
+extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,
+									const char *fname, bool wait);
+extern bool ou_bench_drop_schema(const char *schema, const char *prefix, bool whole);
+extern int64 ou_bench_drop_dead_runs(void);
+extern bool ou_bench_run_id_from_schema(const char *schema, uint64 *run_id);
+
+#endif							/* OU_BENCH_PROTOCOL_H */

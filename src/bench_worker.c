@@ -1,0 +1,474 @@
+/*-------------------------------------------------------------------------
+ *
+ * bench_worker.c
+ *	  A benchmark worker: a dynamic background worker connected as the
+ *	  calling role that executes its leader's commands (bench_protocol.h).
+ *
+ * The worker's own SQL (schema set-up, index measurement, drops) runs under
+ * search_path = pg_catalog, pg_temp and names every function and operator
+ * with its schema.  Only statements that hold a caller's generator
+ * expression run under the caller's search_path (behind pg_catalog and the
+ * extension's schema), and only while they are parsed and planned; their
+ * cached plans keep the path they were made with.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type_d.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "bench_protocol.h"
+
+PGDLLEXPORT void ou_bench_worker_main(Datum main_arg);
+
+/* worker-local state */
+static SPIPlanPtr *ou_plans = NULL;
+static int	ou_nplans = 0;
+static char ou_plans_path = OU_PATH_SAFE;
+static char ou_current_path = '\0';
+static const char *ou_caller_path = NULL;
+
+/*
+ * ou_worker_begin_xact / ou_worker_end_xact
+ *		A transaction with SPI and a snapshot, as in worker_spi.
+ */
+void
+ou_worker_begin_xact(void)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+void
+ou_worker_end_xact(void)
+{
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * ou_worker_use_path
+ *		Set the search_path for statements marked with which
+ *		(OU_PATH_SAFE or OU_PATH_CALLER).  Call it outside a transaction.
+ */
+static void
+ou_worker_use_path(char which)
+{
+	if (which != OU_PATH_SAFE && which != OU_PATH_CALLER)
+		elog(ERROR, "benchmark statement has no search_path mark");
+	if (which == ou_current_path)
+		return;
+	SetConfigOption("search_path",
+					which == OU_PATH_CALLER ? ou_caller_path : OU_SAFE_SEARCH_PATH,
+					PGC_USERSET, PGC_S_SESSION);
+	ou_current_path = which;
+}
+
+/*
+ * ou_worker_text
+ *		The i-th statement of the text area (its mark first).
+ */
+static const char *
+ou_worker_text(const char *text, int i)
+{
+	while (i-- > 0)
+		text += strlen(text) + 1;
+	return text;
+}
+
+/*
+ * ou_worker_setup
+ *		Drop the schemas of dead runs that this role may drop, then create
+ *		the run's schema (when it has one).
+ */
+static void
+ou_worker_setup(OuBenchShared *sh, OuBenchSlot *slot)
+{
+	ou_worker_use_path(OU_PATH_SAFE);
+	slot->count = ou_bench_drop_dead_runs();
+	if (sh->schema[0] == '\0')
+		return;
+	ou_worker_begin_xact();
+	if (SPI_execute(psprintf("CREATE SCHEMA %s", quote_identifier(sh->schema)), false, 0) < 0)
+		elog(ERROR, "could not create schema %s", sh->schema);
+	if (SPI_execute(psprintf("COMMENT ON SCHEMA %s IS %s", quote_identifier(sh->schema),
+							 quote_literal_cstr(psprintf("scratch tables of an ordered_uuid %s run (leader PID %d)",
+														 sh->fname, sh->leader->pid))),
+					false, 0) < 0)
+		elog(ERROR, "could not comment on schema %s", sh->schema);
+	ou_worker_end_xact();
+}
+
+/*
+ * ou_worker_sql
+ *		Run each statement of the text area in its own transaction.
+ */
+static void
+ou_worker_sql(OuBenchShared *sh, const char *text)
+{
+	int			i;
+
+	for (i = 0; i < sh->nstmts; i++)
+	{
+		const char *stmt = ou_worker_text(text, i);
+
+		CHECK_FOR_INTERRUPTS();
+		ou_worker_use_path(stmt[0]);
+		pgstat_report_activity(STATE_RUNNING, stmt + 1);
+		ou_worker_begin_xact();
+		if (SPI_execute(stmt + 1, false, 0) < 0)
+			elog(ERROR, "SPI_execute failed: %s", stmt + 1);
+		ou_worker_end_xact();
+	}
+}
+
+/*
+ * ou_worker_prepare
+ *		Prepare (and keep) the statements of the text area, committing every
+ *		OU_PREPARE_PER_XACT statements: preparing one locks its tables until
+ *		the end of the transaction, and a run over thousands of tables must
+ *		stay within max_locks_per_transaction.
+ */
+static void
+ou_worker_prepare(OuBenchShared *sh, const char *text)
+{
+	Oid			argtypes[1] = {INT8OID};
+	int			i;
+
+	for (i = 0; i < ou_nplans; i++)
+		SPI_freeplan(ou_plans[i]);
+	if (ou_plans)
+		pfree(ou_plans);
+	ou_plans = MemoryContextAllocZero(TopMemoryContext,
+									  sizeof(SPIPlanPtr) * Max(sh->nstmts, 1));
+	ou_nplans = 0;
+	if (sh->nstmts > 0)
+		ou_plans_path = ou_worker_text(text, 0)[0];
+
+	for (i = 0; i < sh->nstmts; i++)
+	{
+		const char *stmt = ou_worker_text(text, i);
+		SPIPlanPtr	plan;
+
+		CHECK_FOR_INTERRUPTS();
+		if (stmt[0] != ou_plans_path)
+			elog(ERROR, "benchmark statements prepared together must share a search_path");
+		if (i % OU_PREPARE_PER_XACT == 0)
+		{
+			if (i > 0)
+				ou_worker_end_xact();
+			ou_worker_use_path(ou_plans_path);
+			ou_worker_begin_xact();
+		}
+		plan = SPI_prepare(stmt + 1, sh->with_count ? 1 : 0, argtypes);
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", stmt + 1);
+		if (SPI_keepplan(plan) != 0)
+			elog(ERROR, "SPI_keepplan failed");
+		ou_plans[ou_nplans++] = plan;
+	}
+	if (sh->nstmts > 0)
+		ou_worker_end_xact();
+}
+
+/*
+ * ou_worker_run
+ *		This worker's share of a RUN: loop over the prepared statements,
+ *		committing every per_xact executions, and record what the loop cost.
+ */
+static void
+ou_worker_run(OuBenchShared *sh, int me)
+{
+	OuBenchSlot *slot = &sh->slots[me];
+	int64		my_rows = sh->rows / sh->nworkers + (me < sh->rows % sh->nworkers ? 1 : 0);
+	int64		done = 0;
+	int64		j = (int64) me * Max(ou_nplans, 1) / sh->nworkers;
+	WalUsage	wal0 = pgWalUsage;
+	BufferUsage buf0 = pgBufferUsage;
+	char		activity[256];
+
+	if (ou_nplans == 0)
+		elog(ERROR, "benchmark worker has no prepared statements");
+	ou_worker_use_path(ou_plans_path);
+	snprintf(activity, sizeof(activity), "%s: inserting " INT64_FORMAT " rows", sh->fname, my_rows);
+	pgstat_report_activity(STATE_RUNNING, activity);
+	slot->running = true;
+
+	while (done < my_rows)
+	{
+		int			k;
+
+		ou_worker_begin_xact();
+		for (k = 0; k < sh->per_xact && done < my_rows; k++)
+		{
+			int64		n = Min((int64) sh->batch, my_rows - done);
+			Datum		arg = Int64GetDatum(n);
+			int			ret;
+
+			CHECK_FOR_INTERRUPTS();
+			if (pg_atomic_read_u32(&sh->abort))
+				ereport(ERROR,
+						(errcode(ERRCODE_QUERY_CANCELED),
+						 errmsg("benchmark stopped by its leader")));
+			ret = SPI_execute_plan(ou_plans[j % ou_nplans], sh->with_count ? &arg : NULL,
+								   NULL, false, 0);
+			if (ret != SPI_OK_INSERT)
+				elog(ERROR, "benchmark statement returned %d", ret);
+			done += n;
+			j++;
+			pg_atomic_write_u64(&slot->rows_done, (uint64) done);
+		}
+		ou_worker_end_xact();
+	}
+	slot->running = false;
+	slot->finished = GetCurrentTimestamp();
+	memset(&slot->wal, 0, sizeof(slot->wal));
+	memset(&slot->buf, 0, sizeof(slot->buf));
+	WalUsageAccumDiff(&slot->wal, &pgWalUsage, &wal0);
+	BufferUsageAccumDiff(&slot->buf, &pgBufferUsage, &buf0);
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * ou_worker_measure
+ *		Leaf pages, average leaf density (index_shape(), index_shape.c: the
+ *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
+ *		index.  On an index that only ever had inserts, leaf pages - 1 is
+ *		exactly the number of leaf splits (no page was ever deleted).
+ */
+static void
+ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
+{
+	OuBenchIndexShape shape;
+	char	   *qidx = quote_literal_cstr(ou_bench_qualified(sh->schema, index_name));
+	char	   *sql;
+	bool		isnull;
+
+	memset(&shape, 0, sizeof(shape));
+	ou_worker_use_path(OU_PATH_SAFE);
+	ou_worker_begin_xact();
+	sql = psprintf("SELECT s.leaf_pages, s.avg_leaf_density, pg_catalog.pg_relation_size(%s::pg_catalog.regclass)"
+				   " FROM %s.index_shape(%s::pg_catalog.regclass) s",
+				   qidx, quote_identifier(sh->extschema), qidx);
+	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not measure index %s", index_name);
+	shape.leaf_pages = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (isnull)
+		shape.leaf_pages = 0;
+	shape.avg_leaf_density = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (isnull || isnan(shape.avg_leaf_density))
+		shape.avg_leaf_density = 0;
+	shape.index_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	ou_worker_end_xact();
+	sh->slots[me].shape = shape;
+}
+
+/*
+ * ou_worker_keep
+ *		Rename the run's schema to its kept name (same random id).
+ */
+static void
+ou_worker_keep(OuBenchShared *sh)
+{
+	char	   *kept = psprintf("%s%s", OU_BENCH_KEPT_PREFIX,
+								sh->schema + strlen(OU_BENCH_RUN_PREFIX));
+
+	ou_worker_use_path(OU_PATH_SAFE);
+	ou_worker_begin_xact();
+	if (SPI_execute(psprintf("ALTER SCHEMA %s RENAME TO %s", quote_identifier(sh->schema),
+							 quote_identifier(kept)), false, 0) < 0)
+		elog(ERROR, "could not rename schema %s", sh->schema);
+	ou_worker_end_xact();
+}
+
+/*
+ * ou_worker_store_error
+ *		Copy the error being handled into this worker's slot for the leader.
+ */
+static void
+ou_worker_store_error(OuBenchShared *sh, OuBenchSlot *slot, ErrorData *edata)
+{
+	slot->sqlerrcode = edata->sqlerrcode;
+	strlcpy(slot->errmsg, edata->message ? edata->message : "unknown error", OU_ERRLEN);
+	strlcpy(slot->errdetail, edata->detail ? edata->detail : "", OU_ERRLEN);
+	strlcpy(slot->errhint, edata->hint ? edata->hint : "", OU_ERRLEN);
+	pg_write_barrier();
+	slot->failed = true;
+	pg_write_barrier();
+	SetLatch(&sh->leader->procLatch);
+}
+
+/*
+ * ou_worker_before_exit
+ *		before_shmem_exit callback of a worker: leave the condition variable
+ *		(which lives in the run's DSM segment) while the segment is still
+ *		mapped.  Without it, a worker terminated while waiting for a command
+ *		crashes on PG 14/15, whose ProcKill cancels the sleep after the
+ *		segment was detached.
+ */
+static void
+ou_worker_before_exit(int code, Datum arg)
+{
+	ConditionVariableCancelSleep();
+}
+
+/*
+ * ou_worker_execute
+ *		Execute one command.
+ */
+static void
+ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
+{
+	OuBenchSlot *slot = &sh->slots[me];
+
+	switch (cmd)
+	{
+		case OU_CMD_SETUP:
+			if (me == 0)
+				ou_worker_setup(sh, slot);
+			break;
+		case OU_CMD_SQL:
+			if (me == 0)
+				ou_worker_sql(sh, text);
+			break;
+		case OU_CMD_PREPARE:
+			ou_worker_prepare(sh, text);
+			break;
+		case OU_CMD_RUN:
+			ou_worker_run(sh, me);
+			break;
+		case OU_CMD_MEASURE:
+			if (me == 0)
+				ou_worker_measure(sh, me, text);
+			break;
+		case OU_CMD_DROP:
+			if (me == 0)
+			{
+				ou_worker_use_path(OU_PATH_SAFE);
+				slot->count = ou_bench_drop_schema(sh->schema, text, sh->drop_schema) ? 0 : 1;
+			}
+			break;
+		case OU_CMD_KEEP:
+			if (me == 0)
+				ou_worker_keep(sh);
+			break;
+		case OU_CMD_EXIT:
+		case OU_CMD_NONE:
+			break;
+	}
+}
+
+/*
+ * ou_bench_worker_main
+ *		Entry point of a benchmark worker: connect as the run's role, then
+ *		execute the leader's commands until EXIT or abort.
+ */
+void
+ou_bench_worker_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	OuBenchShared *sh;
+	OuBenchSlot *slot;
+	const char *text;
+	int			me;
+	uint32		seen = 0;
+	MemoryContext cmdcxt;
+
+	memcpy(&me, MyBgworkerEntry->bgw_extra, sizeof(int));
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		proc_exit(0);			/* the leader is gone already */
+	before_shmem_exit(ou_worker_before_exit, (Datum) 0);
+	toc = shm_toc_attach(OU_BENCH_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bad magic number in dynamic shared memory segment")));
+	sh = shm_toc_lookup(toc, OU_BENCH_KEY_SHARED, false);
+	ou_caller_path = shm_toc_lookup(toc, OU_BENCH_KEY_PATH, false);
+	text = shm_toc_lookup(toc, OU_BENCH_KEY_TEXT, false);
+	slot = &sh->slots[me];
+	if (pg_atomic_read_u32(&sh->abort))
+		proc_exit(0);
+
+	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->roleid, 0);
+	ou_worker_use_path(OU_PATH_SAFE);
+	slot->proc = MyProc;
+	pg_write_barrier();
+	slot->pid = MyProcPid;
+	pgstat_report_activity(STATE_IDLE, NULL);
+
+	cmdcxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid bench command",
+								   ALLOCSET_DEFAULT_SIZES);
+	for (;;)
+	{
+		uint32		seq;
+		OuBenchCmd	cmd;
+
+		/* wait for the next command */
+		for (;;)
+		{
+			seq = pg_atomic_read_u32(&sh->cmd_seq);
+			if (seq != seen || pg_atomic_read_u32(&sh->abort))
+				break;
+			(void) ConditionVariableTimedSleep(&sh->cv, 1000, PG_WAIT_EXTENSION);
+		}
+		ConditionVariableCancelSleep();
+		if (pg_atomic_read_u32(&sh->abort))
+			break;
+		pg_read_barrier();
+		seen = seq;
+		cmd = sh->cmd;
+
+		MemoryContextReset(cmdcxt);
+		PG_TRY();
+		{
+			MemoryContext oldcxt = MemoryContextSwitchTo(cmdcxt);
+
+			ou_worker_execute(sh, me, cmd, text);
+			MemoryContextSwitchTo(oldcxt);
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(TopMemoryContext);
+			edata = CopyErrorData();
+			ou_worker_store_error(sh, slot, edata);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+
+		pg_write_barrier();
+		pg_atomic_write_u32(&slot->done_seq, seen);
+		SetLatch(&sh->leader->procLatch);
+		if (cmd == OU_CMD_EXIT)
+			break;
+	}
+	dsm_detach(seg);
+	proc_exit(0);
+}
