@@ -20,32 +20,16 @@ set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$BENCH/../scripts/lib.sh"
+# shellcheck source=bench/common.sh
+. "$BENCH/common.sh"
 
 N=${N:-1000000}
 ROUNDS=${ROUNDS:-5}
 if [ "$N" = 1000000 ]; then NTEXT=1e6; else NTEXT=$N; fi
 
-if [ -n "${PG_CONFIG:-}" ]; then
-	pg_config=$PG_CONFIG
-else
-	ou_base_deps
-	pg_config=$(ou_fetch_pg "${PG_VERSION:-$OU_DEFAULT_VERSION}")
-fi
-ou_log "building and installing ordered_uuid into $("$pg_config" --version)"
-ou_use_pg "$pg_config"
-
-WORK=$(mktemp -d /tmp/ou_genspeed.XXXXXX)
-chmod 755 "$WORK"
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	ou_server_stop "$pg_config" "$WORK/server"
-	if [ -n "${KEEP_WORK:-}" ]; then ou_log "kept $WORK"; else rm -rf "$WORK"; fi
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ou_server_start "$pg_config" "$WORK/server" $((56000 + RANDOM % 900)) "jit=off"
+ou_bench_pg
+ou_bench_work ou_genspeed
+ou_server_start "$pg_config" "$SRV" $((56000 + RANDOM % 900)) "jit=off"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-Linux}")
@@ -63,7 +47,8 @@ INSERT INTO f VALUES
   (2, 'uuid_time_nextval()', 3),
   (3, 'uuid_v7_nextval()', 3),
   (4, 'uuid_sequence_nextval(''s'')', 2),
-  (6, 'nextval(''s_ref'')', NULL);
+  (6, 'nextval(''s_ref'')', NULL),
+  (7, 'uuid_striped_nextval()', NULL);
 INSERT INTO f SELECT 5, 'uuidv7()', NULL WHERE current_setting('server_version_num')::int >= 180000;
 CREATE TEMP TABLE t (expr text, round int, seconds float8);
 SELECT set_config('ou.ntext', :'ntext', false), set_config('ou.rounds', :'rounds', false) \g /dev/null

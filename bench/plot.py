@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""bench/plot.py -- chart an S1 CSV of bench/run.sh (S1: doc/scenarios.md).
+"""bench/plot.py -- chart an S1 CSV of bench/run.sh or a CSV of bench/scaling.sh.
 
     bench/plot.py bench/results/s1-pg18.csv [OUT_BASENAME]
     bench/plot.py --markdown bench/results/s1-pg18.csv   (a table instead)
 
-Draws two panels against table size, one line per generator: rows/s (pgbench
-tps, one row per transaction) and WAL bytes per inserted row.  Writes
+S1: two panels against table size, one line per generator: rows/s (pgbench
+tps, one row per transaction) and WAL bytes per inserted row.  Scaling: one
+panel per variant (memory, disk), tps against the number of clients.  Writes
 OUT_BASENAME.png and OUT_BASENAME.svg (default: next to the CSV).  The title
 carries the PostgreSQL version, the machine and the settings from the CSV's
 '# ' header lines.
@@ -37,6 +38,7 @@ except ImportError:
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 # fixed colours/styles so that every chart reads the same way
 STYLE = {
@@ -46,6 +48,8 @@ STYLE = {
     "v7": ("tab:purple", "D", "uuid_v7_nextval()"),
     "uuidv7": ("tab:pink", "v", "uuidv7() (core, PG 18)"),
     "bigint": ("black", "x", "bigint identity"),
+    "sequence_cache": ("tab:olive", "<", "uuid_sequence_nextval(seq CACHE 64)"),
+    "striped": ("tab:orange", "*", "uuid_striped_nextval()"),
 }
 
 
@@ -87,15 +91,83 @@ def markdown(rows):
         print("| %.2fM | %s |" % (int(first["table_rows"]) / 1e6, " | ".join(out)))
 
 
+def is_scaling(rows):
+    return bool(rows) and "variant" in rows[0] and "clients" in rows[0]
+
+
+def order(rows, key):
+    """The distinct values of a column, in the order they first appear."""
+    seen = []
+    for r in rows:
+        if r[key] not in seen:
+            seen.append(r[key])
+    return seen
+
+
+def markdown_scaling(rows):
+    """Print tps per generator and client count, with the ratio to gen_random_uuid(), per variant."""
+    for variant in order(rows, "variant"):
+        vr = [r for r in rows if r["variant"] == variant]
+        clients = sorted({int(r["clients"]) for r in vr})
+        tps = {(r["generator"], int(r["clients"])): float(r["tps"]) for r in vr}
+        print("\n%s:\n" % variant)
+        print("| key default | " + " | ".join("%d" % c for c in clients) + " | leaf density |")
+        print("|---|" + "---:|" * (len(clients) + 1))
+        for g in order(vr, "generator"):
+            cells = []
+            for c in clients:
+                t, base = tps.get((g, c)), tps.get(("random", c))
+                cells.append("" if t is None else "%.0f (%.2f)" % (t, t / base) if base else "%.0f" % t)
+            dens = [r["avg_leaf_density"] for r in vr if r["generator"] == g and r["avg_leaf_density"]]
+            print("| %s | %s | %s |" % (STYLE.get(g, (None, None, g))[2], " | ".join(cells),
+                                          "%s %%" % dens[-1] if dens else ""))
+
+
+def plot_scaling(meta, rows, out):
+    variants = order(rows, "variant")
+    fig, axes = plt.subplots(1, len(variants), figsize=(6.5 * len(variants), 5.2), squeeze=False)
+    for ax, variant in zip(axes[0], variants):
+        vr = [r for r in rows if r["variant"] == variant]
+        for g in order(vr, "generator"):
+            pts = sorted((int(r["clients"]), float(r["tps"])) for r in vr if r["generator"] == g)
+            colour, marker, label = STYLE.get(g, (None, ".", g))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=colour, label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted({int(r["clients"]) for r in vr}))
+        ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        ax.set_xlabel("pgbench clients")
+        ax.set_ylabel("tps (single-row INSERT transactions)")
+        ax.set_title({"memory": "in memory: a fresh table per point",
+                      "disk": "larger than shared_buffers: steady state, checkpoints"}.get(variant, variant))
+    axes[0][0].legend(title="primary-key default", fontsize=8)
+    server = meta.get("server", ["PostgreSQL ?"])[0].split(" (")[0]
+    machine = meta.get("machine", ["unknown machine"])[0]
+    fig.suptitle("ordered_uuid scaling (pgbench): %s -- %s" % (server, machine), fontsize=11)
+    fig.text(0.5, 0.01, meta.get("run", [""])[0][:220], ha="center", fontsize=7, color="dimgray")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.95))
+    for ext in ("png", "svg"):
+        fig.savefig("%s.%s" % (out, ext), dpi=110)
+    print("wrote %s.png and %s.svg" % (out, out))
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--markdown":
-        markdown(read(sys.argv[2])[1])
+        rows = read(sys.argv[2])[1]
+        if is_scaling(rows):
+            markdown_scaling(rows)
+        else:
+            markdown(rows)
         return
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     path = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 else os.path.splitext(path)[0]
     meta, rows = read(path)
+    if is_scaling(rows):
+        plot_scaling(meta, rows, out)
+        return
     if not rows or "rows_per_sec" not in rows[0]:
         sys.exit("plot.py: %s is not an S1 CSV of bench/run.sh" % path)
 

@@ -26,6 +26,8 @@ set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$BENCH/../scripts/lib.sh"
+# shellcheck source=bench/common.sh
+. "$BENCH/common.sh"
 
 MODE=${1:-s1}
 case $MODE in s1 | s2 | s3) ;; *) ou_die "usage: bench/run.sh [s1|s2|s3]" ;; esac
@@ -53,37 +55,18 @@ declare -A GEN_EXPR=(
 	[v7]="uuid_v7_nextval()"
 	[uuidv7]="uuidv7()"
 	[bigint]="bigint identity"
+	[striped]="uuid_striped_nextval()"
 )
 
 # ---- PostgreSQL, extension, server ---------------------------------------------
-if [ -n "${PG_CONFIG:-}" ]; then
-	pg_config=$PG_CONFIG
-else
-	ou_base_deps
-	pg_config=$(ou_fetch_pg "${PG_VERSION:-$OU_DEFAULT_VERSION}")
-fi
-major=$("$pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+ou_bench_pg
 NAME=${NAME:-$MODE-pg$major}
 OUT=${OUT:-$BENCH/out}
 CSV=$OUT/$NAME.csv
 
-ou_log "building and installing ordered_uuid into $("$pg_config" --version)"
-ou_use_pg "$pg_config"
-
-WORK=${BENCH_WORK:-$(mktemp -d /tmp/ou_pgbench.XXXXXX)}
-chmod 755 "$WORK"
-SRV=$WORK/server
 SAMPLER_PID=
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	[ -z "$SAMPLER_PID" ] || kill "$SAMPLER_PID" 2>/dev/null || true
-	ou_server_stop "$pg_config" "$SRV"
-	if [ -n "${KEEP_WORK:-}" ]; then ou_log "kept $WORK"; else rm -rf "$WORK"; fi
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+ou_bench_on_exit() { [ -z "$SAMPLER_PID" ] || kill "$SAMPLER_PID" 2>/dev/null || true; }
+ou_bench_work ou_pgbench
 
 port=$((55000 + RANDOM % 900))
 ou_log "starting a throwaway server in $SRV"
@@ -98,13 +81,6 @@ q() { psql -qAtX -v ON_ERROR_STOP=1 -c "$1"; }
 q 'CREATE EXTENSION ordered_uuid'
 
 # ---- metadata -------------------------------------------------------------------
-machine() {
-	local os cpu mem
-	os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-Linux}")
-	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
-	mem=$(awk '/^MemTotal/ {printf "%.0f GiB RAM", $2 / 1048576}' /proc/meminfo)
-	echo "$os, $(nproc) cores${cpu:+ ($cpu)}, $mem${MACHINE_NOTE:+, $MACHINE_NOTE}"
-}
 PG_FULL=$(q 'SHOW server_version')
 write_header() { # the comment lines every CSV starts with
 	local settings
@@ -115,7 +91,7 @@ write_header() { # the comment lines every CSV starts with
 	{
 		echo "# ordered_uuid bench/run.sh $MODE, $(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo "# server: PostgreSQL $PG_FULL"
-		echo "# machine: $(machine)"
+		echo "# machine: $(ou_bench_machine)"
 		echo "# settings: $settings"
 		echo "# run: $*"
 	} >"$CSV"
@@ -125,26 +101,10 @@ write_header() { # the comment lines every CSV starts with
 # keeps its output in $WORK; waits until its backends have gone (and flushed
 # their WAL statistics) before returning.
 run_pgbench() {
-	local script=$1 log
+	local script=$1
 	shift
-	log=$WORK/pgbench.$(date +%s%N).log
-	pgbench -n -c "$CLIENTS" -j "$THREADS" -T "$SECONDS_PER_RUN" -f "$script" "$@" >"$log" 2>&1 ||
-		{ cat "$log" >&2; ou_die "pgbench failed"; }
-	local n=0
-	while [ "$(q "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pgbench'")" != 0 ]; do
-		sleep 0.1
-		n=$((n + 1))
-		[ $n -lt 100 ] || break
-	done
-	sleep 0.5
-	local tx tps
-	tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$log")
-	tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$log")
-	if [ -z "$tx" ] || [ -z "$tps" ]; then
-		cat "$log" >&2
-		ou_die "could not parse pgbench output"
-	fi
-	echo "$tx $tps"
+	ou_bench_pgbench "$WORK/pgbench.$(date +%s%N).log" -n -c "$CLIENTS" -j "$THREADS" -T "$SECONDS_PER_RUN" \
+		-f "$script" "$@"
 }
 
 wal_lsn() { q 'SELECT pg_current_wal_insert_lsn()'; }

@@ -113,3 +113,11 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uuid_block_max(int, int) IS
 'the largest block-prefixed UUID of a block id made with this block_count';
+
+CREATE FUNCTION uuid_striped_nextval(interval_length int DEFAULT 3600)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int) IS
+'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';

@@ -272,4 +272,21 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #define OU_MAY_CHECKPOINT() superuser()
 #endif
 
+/*
+ * Generators (generator_striped.c).
+ *
+ * OU_MY_PROC_NUMBER(): the number of this process's PGPROC, distinct among
+ * the processes running at the same time (MyProcNumber from 17, before that
+ * MyProc->pgprocno; 0 before the process has a PGPROC).
+ */
+#ifdef OU_COMPAT_GENERATORS
+#include "storage/proc.h"
+#if PG_VERSION_NUM >= 170000
+#include "storage/procnumber.h"
+#define OU_MY_PROC_NUMBER() ((int) MyProcNumber)
+#else
+#define OU_MY_PROC_NUMBER() (MyProc != NULL ? MyProc->pgprocno : 0)
+#endif
+#endif							/* OU_COMPAT_GENERATORS */
+
 #endif							/* ORDERED_UUID_COMPAT_H */

@@ -2,7 +2,7 @@
 -- their ordering/locality properties.  Run by pg_prove in a database that has
 -- pgtap and ordered_uuid installed (scripts/test-one.sh sets that up).
 BEGIN;
-SELECT plan(38);
+SELECT plan(44);
 
 -- Signatures and return types.
 SELECT has_function('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer']);
@@ -10,11 +10,13 @@ SELECT has_function('uuid_time_nextval', ARRAY['integer', 'integer']);
 SELECT has_function('uuid_v7_nextval', ARRAY[]::name[]);
 SELECT has_function('uuid_block_id', ARRAY['uuid', 'integer']);
 SELECT has_function('uuid_v7_time', ARRAY['uuid']);
+SELECT has_function('uuid_striped_nextval', ARRAY['integer']);
 SELECT function_returns('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer'], 'uuid');
 SELECT function_returns('uuid_time_nextval', ARRAY['integer', 'integer'], 'uuid');
 SELECT function_returns('uuid_v7_nextval', ARRAY[]::name[], 'uuid');
 SELECT function_returns('uuid_block_id', ARRAY['uuid', 'integer'], 'integer');
 SELECT function_returns('uuid_v7_time', ARRAY['uuid'], 'timestamp with time zone');
+SELECT function_returns('uuid_striped_nextval', ARRAY['integer'], 'uuid');
 
 -- Volatility, strictness, parallel labels.
 SELECT volatility_is('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer'], 'volatile');
@@ -22,8 +24,10 @@ SELECT volatility_is('uuid_time_nextval', ARRAY['integer', 'integer'], 'volatile
 SELECT volatility_is('uuid_v7_nextval', ARRAY[]::name[], 'volatile');
 SELECT volatility_is('uuid_block_id', ARRAY['uuid', 'integer'], 'immutable');
 SELECT volatility_is('uuid_v7_time', ARRAY['uuid'], 'immutable');
+SELECT volatility_is('uuid_striped_nextval', ARRAY['integer'], 'volatile');
 SELECT isnt_strict('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer']);
 SELECT isnt_strict('uuid_time_nextval', ARRAY['integer', 'integer']);
+SELECT isnt_strict('uuid_striped_nextval', ARRAY['integer']);
 SELECT is_strict('uuid_block_id', ARRAY['uuid', 'integer']);
 SELECT is_strict('uuid_v7_time', ARRAY['uuid']);
 SELECT is(
@@ -31,7 +35,7 @@ SELECT is(
 	  JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
 	  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ordered_uuid'
 	  WHERE p.proname LIKE 'uuid\_%'),
-	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_sequence_nextval:u uuid_time_block_id:s uuid_time_block_range:s uuid_time_nextval:s uuid_v7_from_time:s uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s',
+	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_sequence_nextval:u uuid_striped_nextval:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_nextval:s uuid_v7_from_time:s uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s',
 	'parallel labels: only the sequence generator is PARALLEL UNSAFE');
 
 -- Defaults as documented.
@@ -39,6 +43,8 @@ SELECT is(pg_get_function_arguments('uuid_sequence_nextval(regclass, int, int)':
 	'seq regclass, block_size integer DEFAULT 65536, block_count integer DEFAULT 65536', 'uuid_sequence_nextval defaults');
 SELECT is(pg_get_function_arguments('uuid_time_nextval(int, int)'::regprocedure),
 	'interval_length integer DEFAULT 60, interval_count integer DEFAULT 65536', 'uuid_time_nextval defaults');
+SELECT is(pg_get_function_arguments('uuid_striped_nextval(int)'::regprocedure),
+	'interval_length integer DEFAULT 3600', 'uuid_striped_nextval defaults');
 SELECT is(pg_get_function_arguments('uuid_block_id(uuid, int)'::regprocedure),
 	'id uuid, block_count integer DEFAULT 65536', 'uuid_block_id defaults');
 
@@ -83,6 +89,7 @@ SELECT is(uuid_v7_time(gen_random_uuid()), NULL, 'uuid_v7_time of a version 4 va
 SELECT throws_ok($$SELECT uuid_time_nextval(0)$$, '22023', NULL, 'interval_length 0 is rejected');
 SELECT throws_ok($$SELECT uuid_sequence_nextval('s', 1, -1)$$, '22023', NULL, 'negative block_count is rejected');
 SELECT throws_ok($$SELECT uuid_sequence_nextval('pg_class')$$, '42809', NULL, 'a table is not a sequence');
+SELECT throws_ok($$SELECT uuid_striped_nextval(86401)$$, '22023', NULL, 'interval_length above a day is rejected');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -179,6 +179,7 @@ COMMENT ON FUNCTION bench_bulk_load(int, bigint, int, bool) IS
 
 COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
 'single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader (scenario S3 of the documentation, doc/scenarios.md)';
+
 -- The collector's detailed wait profile and history ring (new objects: the
 -- OUT columns of wait_profile's function and of collector_info() are left
 -- as they are, so users' views on them keep working).
@@ -236,3 +237,11 @@ COMMENT ON FUNCTION collector_detail_info() IS
 'the collector''s optional parts: dimensions of the detailed wait profile, its entries and dropped samples, and the history ring''s size, samples held and samples overwritten since the last reset';
 
 GRANT SELECT ON wait_profile_detail, wait_history TO PUBLIC;
+-- uuid_striped_nextval: ordered keys for many concurrent sessions
+CREATE FUNCTION uuid_striped_nextval(interval_length int DEFAULT 3600)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int) IS
+'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';

@@ -1,0 +1,172 @@
+--
+-- uuid_striped_nextval: the version 8 layout (block start, stripe, slot),
+-- the front/fill slot sequence against an independent statement of its
+-- rule, monotonicity, stripes of concurrent sessions, ordering across
+-- blocks, the leaf density of an index filled by concurrent sessions, and
+-- errors.  Sessions with a fresh generator state are dblink connections.
+-- Nothing random or time-dependent is printed: only counts and booleans.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS dblink;
+CREATE EXTENSION IF NOT EXISTS pgstattuple;
+RESET client_min_messages;
+
+SELECT format('dbname=%s user=%s host=%s port=%s', current_database(), current_user,
+              current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
+
+-- The fields of a value, read back from its text form: block start (Unix
+-- ms), version, stripe, variant, slot, and the clock of the slot (block
+-- start + slot / 2 microseconds).
+CREATE FUNCTION pg_temp.fields(u uuid, OUT block_ms bigint, OUT version int, OUT stripe int,
+                               OUT variant int, OUT slot bigint, OUT pass int, OUT clock_us bigint)
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT b, v, st, va, sl, (sl % 2)::int, b * 1000 + sl / 2
+	FROM (SELECT ('x' || substr(h, 1, 12))::bit(48)::bigint AS b,
+	             ('x' || substr(h, 13, 1))::bit(4)::int AS v,
+	             ('x' || substr(h, 14, 3))::bit(12)::int AS st,
+	             ('x' || substr(h, 17, 1))::bit(4)::int >> 2 AS va,
+	             (('x' || substr(h, 17, 16))::bit(64)::bigint & ((1::bigint << 62) - 1)) >> 24 AS sl
+	      FROM (SELECT replace(u::text, '-', '') AS h) AS x) AS y
+$$;
+
+-- The rule, stated independently: a session makes a fill key (pass 1)
+-- whenever it has made 384 more front keys than it has passed over for
+-- filling, else a front key (pass 0); front keys whose index (from 0) is
+-- 11 mod 12 are passed over without a fill key.  Returns, for the n-th key
+-- of a fresh session, its pass and the index of its front key.
+CREATE FUNCTION pg_temp.rule(n int) RETURNS TABLE (k int, pass int, front int)
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	fronts int := 0;
+	filled int := 0;
+BEGIN
+	FOR i IN 1 .. n LOOP
+		k := i;
+		IF fronts - filled >= 384 THEN
+			pass := 1;
+			front := filled;
+			filled := filled + 1;
+			IF filled % 12 = 11 THEN
+				filled := filled + 1;
+			END IF;
+		ELSE
+			pass := 0;
+			front := fronts;
+			fronts := fronts + 1;
+		END IF;
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+
+-- 6000 keys from a fresh session, in the order it made them.
+SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS t0 \gset
+SELECT dblink_connect('fresh', :'conn');
+CREATE TEMP TABLE made AS
+SELECT k, u, f.*
+FROM dblink('fresh', 'SELECT k, uuid_striped_nextval() FROM generate_series(1, 6000) AS k')
+     AS t(k int, u uuid), LATERAL pg_temp.fields(u) AS f;
+SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS t1 \gset
+CREATE TEMP TABLE expected AS SELECT * FROM pg_temp.rule(6000);
+-- number each session's front keys 0, 1, 2, ... in the order they were made
+CREATE TEMP TABLE fronts AS
+SELECT (row_number() OVER (ORDER BY k) - 1)::int AS front, k, u, clock_us FROM made WHERE pass = 0;
+
+-- Version 8 and the RFC 9562 variant (binary 10) on every value; one stripe.
+SELECT count(*) AS values,
+       count(*) FILTER (WHERE version <> 8) AS not_version_8,
+       count(*) FILTER (WHERE variant <> 2) AS not_variant_10,
+       count(DISTINCT stripe) AS stripes,
+       count(DISTINCT u) AS distinct_values
+FROM made;
+
+-- The block start is a whole hour (the default interval_length, 3600 s) in
+-- Unix milliseconds, and the slot's clock lies inside its block.
+SELECT bool_and(block_ms % 3600000 = 0) AS block_on_the_hour,
+       bool_and(clock_us >= block_ms * 1000 AND clock_us < (block_ms + 3600000) * 1000) AS clock_in_block
+FROM made;
+
+-- Passes follow the rule, key by key.
+SELECT count(*) FILTER (WHERE e.pass = 0) AS fronts, count(*) FILTER (WHERE e.pass = 1) AS fills,
+       bool_and(m.pass = e.pass) AS passes_as_the_rule
+FROM made m JOIN expected e USING (k);
+
+-- Front keys: their clock is the wall clock during the call (or at most one
+-- microsecond per key ahead of it), strictly increasing; the keys too.
+SELECT bool_and(clock_us >= :t0 AND clock_us <= :t1 + 6000) AS front_clock_is_wall_clock,
+       count(*) FILTER (WHERE clock_us <= prev_clock OR u <= prev_u) AS fronts_not_increasing
+FROM (SELECT clock_us, u, lag(clock_us) OVER (ORDER BY k) AS prev_clock, lag(u) OVER (ORDER BY k) AS prev_u
+      FROM fronts) AS s;
+
+-- Fill keys: each carries the clock of the front key the rule names, so it
+-- sorts right after that front key and before the next one; fill keys are
+-- increasing too, and front keys 11, 23, 35, ... are never filled.
+SELECT count(*) AS fills,
+       bool_and(m.clock_us = f.clock_us AND m.block_ms * 1000 + m.slot / 2 = f.clock_us) AS fill_has_its_front_clock,
+       bool_and(m.u > f.u AND m.u < nf.u) AS fill_between_its_front_and_the_next,
+       count(*) FILTER (WHERE e.front % 12 = 11) AS filled_11_mod_12,
+       count(*) FILTER (WHERE m.u <= lag_u) AS fills_not_increasing
+FROM (SELECT *, lag(u) OVER (ORDER BY k) AS lag_u FROM made WHERE pass = 1) AS m
+JOIN expected e USING (k)
+JOIN fronts f ON f.front = e.front
+JOIN fronts nf ON nf.front = e.front + 1;
+SELECT dblink_disconnect('fresh');
+
+-- Stripes: four sessions open at the same time have four different
+-- stripes, none equal to this session's.
+SELECT (pg_temp.fields(uuid_striped_nextval())).stripe AS my_stripe \gset
+SELECT dblink_connect('s' || i, :'conn') FROM generate_series(1, 4) AS i;
+SELECT count(DISTINCT stripe) AS stripes, count(*) FILTER (WHERE stripe = :my_stripe) AS same_as_mine
+FROM generate_series(1, 4) AS i,
+     LATERAL dblink('s' || i, 'SELECT uuid_striped_nextval()') AS t(u uuid),
+     LATERAL pg_temp.fields(u);
+
+-- Ordering across blocks: with 1-second blocks, values made after a pause of
+-- more than a second are in a later block and sort after all earlier ones.
+SELECT count(*) AS values, count(DISTINCT block_ms) >= 2 AS two_blocks_or_more,
+       bool_and(block_ms % 1000 = 0) AS block_on_the_second,
+       min(u::text) FILTER (WHERE k > 10) > max(u::text) FILTER (WHERE k <= 10) AS later_block_sorts_after
+FROM dblink('s1', 'SELECT k, uuid_striped_nextval(1) FROM generate_series(1, 10) AS k
+                   UNION ALL SELECT 10 + k, uuid_striped_nextval(1) FROM pg_sleep(1.1), generate_series(1, 10) AS k')
+     AS t(k int, u uuid),
+     LATERAL pg_temp.fields(u);
+
+-- Leaf density: four sessions insert 25,000 rows each at the same time
+-- (each waits for an advisory lock this session releases once all four
+-- statements are sent).  Alone at the right edge of the index a session packs
+-- its pages to about 86 %, in the middle to about 95 %: at least 85 % in any
+-- case, and 10 points more than random keys inserted the same way.
+CREATE TABLE striped_t (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
+CREATE TABLE random_t (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), n int);
+CREATE FUNCTION pg_temp.fill(tab text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM pg_advisory_lock(7311);
+	PERFORM dblink_send_query('s' || i, format(
+		'INSERT INTO %I (n) SELECT g FROM (SELECT pg_advisory_xact_lock_shared(7311)) AS l, generate_series(1, 25000) AS g',
+		tab)) FROM generate_series(1, 4) AS i;
+	PERFORM pg_advisory_unlock(7311);
+	RETURN QUERY SELECT x FROM generate_series(1, 4) AS i, LATERAL dblink_get_result('s' || i) AS t(x text);
+	-- the end of each result
+	PERFORM FROM generate_series(1, 4) AS i, LATERAL dblink_get_result('s' || i) AS t(x text);
+END
+$$;
+SELECT pg_temp.fill('striped_t');
+SELECT pg_temp.fill('random_t');
+SELECT count(DISTINCT (pg_temp.fields(id)).stripe) AS stripes FROM striped_t;
+SELECT s.avg_leaf_density >= 85 AS striped_density_at_least_85,
+       p.avg_leaf_density >= 85 AS pgstatindex_agrees,
+       s.avg_leaf_density >= r.avg_leaf_density + 10 AS denser_than_random_by_10_points
+FROM index_shape('striped_t_pkey') AS s, pgstatindex('striped_t_pkey') AS p, index_shape('random_t_pkey') AS r;
+SELECT dblink_disconnect('s' || i) FROM generate_series(1, 4) AS i;
+
+-- Errors, with their SQLSTATEs; the bounds themselves are accepted.
+\set VERBOSITY sqlstate
+SELECT uuid_striped_nextval(NULL);
+SELECT uuid_striped_nextval(0);
+SELECT uuid_striped_nextval(-1);
+SELECT uuid_striped_nextval(86401);
+\set VERBOSITY default
+SELECT (pg_temp.fields(uuid_striped_nextval(1))).version AS v1,
+       (pg_temp.fields(uuid_striped_nextval(86400))).block_ms % 86400000 = 0 AS day_block;
+
+DROP TABLE striped_t, random_t;

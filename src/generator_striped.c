@@ -1,0 +1,187 @@
+/*-------------------------------------------------------------------------
+ *
+ * generator_striped.c
+ *	  uuid_striped_nextval: time-ordered keys that many sessions can insert
+ *	  at once without sharing a right edge, packed densely in the B-tree.
+ *
+ * Layout (RFC 9562 version 8, variant 10), most significant bit first:
+ *
+ *	 bits   0-47   block start: Unix time in milliseconds, a multiple of
+ *				   interval_length seconds
+ *	 bits  48-51   version 8
+ *	 bits  52-63   stripe: the session's PGPROC number modulo 4096
+ *	 bits  64-65   variant 10
+ *	 bits  66-103  slot (38 bits): 2 * (microseconds since the block start)
+ *				   + pass (0 = front key, 1 = fill key)
+ *	 bits 104-127  random (24 bits)
+ *
+ * Stripes: sessions running at the same time have different PGPROC numbers,
+ * so each appends inside its own key range of the current block and no two
+ * of them insert into the same leaf page (except for the first few hundred
+ * rows of a block, which all start at the right edge of the index).  Values
+ * sort by block, i.e. by time at the grain of interval_length.
+ *
+ * Slots: a leaf page that is full and is not the rightmost page of the index
+ * is split 50:50 when the index has a single key column (nbtsplitloc.c uses
+ * its fillfactor-like strategies only for the rightmost page and, for
+ * localized ascending inserts, for multi-column indexes).  A stripe filled in
+ * ascending order therefore leaves every page it passes half full.  So each
+ * session makes two interleaved ascending streams of keys:
+ *
+ * - front keys (pass 0) at slot 2t, t being the session's microsecond clock,
+ *	 forced to be strictly increasing within the session;
+ * - fill keys (pass 1) at slot 2t + 1 for the front key made OU_STRIPE_LAG
+ *	 front keys earlier: they land in the gaps between the front keys of
+ *	 pages the front has left behind.
+ *
+ * A session makes a fill key whenever it is OU_STRIPE_LAG front keys ahead,
+ * so the lag stays constant and, in the long run, 11 fill keys follow every
+ * 12 front keys: the front key of every OU_STRIPE_SKIP-th position is never
+ * filled.  A page left half full by a 50:50 split (about 145 front keys of a
+ * uuid index) then reaches about 95 % and cannot overflow; a page left 90 %
+ * full by a split of the rightmost page (one session alone at the edge)
+ * overflows once, into two pages about 86 % full.  The lag is more than one
+ * leaf page of front keys, so a fill key never lands on the page that the
+ * front is still filling (filling that page would only make it split sooner).
+ *
+ * Uniqueness: within a session, front keys have distinct clocks and each
+ * front key gets at most one fill key; sessions at the same time have
+ * different stripes; a later session with the same PGPROC number has a
+ * later clock.  The random bits cover what remains (a clock stepping back
+ * between two sessions of one PGPROC number, more than 4096 processes).
+ *
+ * The state is the session's own (tagged with its PID, as in random.c) and
+ * shared by all the tables a session inserts into with this generator.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <time.h>
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/uuid.h"
+
+#define OU_COMPAT_GENERATORS
+#include "compat.h"
+#include "ordered_uuid.h"
+
+PG_FUNCTION_INFO_V1(uuid_striped_nextval);
+
+/* front keys between a front key and its fill key */
+#define OU_STRIPE_LAG		384
+/* every OU_STRIPE_SKIP-th front key gets no fill key */
+#define OU_STRIPE_SKIP		12
+/* stripes: the low bits of the PGPROC number */
+#define OU_STRIPE_COUNT		4096
+/* the largest interval_length: its microseconds fit in 37 bits */
+#define OU_STRIPE_MAX_INTERVAL	86400
+#define OU_STRIPE_RANDOM_BITS	24
+
+#define US_PER_SEC			INT64CONST(1000000)
+
+typedef struct OuStripeState
+{
+	int			owner;			/* PID of the process the state belongs to */
+	int64		last_us;		/* clock of the last front key */
+	uint64		fronts;			/* front keys made */
+	uint64		filled;			/* front keys whose turn to be filled is past */
+	int64		ring[OU_STRIPE_LAG];	/* clocks of the last front keys */
+} OuStripeState;
+
+static OuStripeState ou_stripe;
+
+/*
+ * ou_stripe_next_clock
+ *		The clock of the next key: a front key's own (the wall clock in
+ *		microseconds, at least one more than the previous front key's), or,
+ *		when the session is OU_STRIPE_LAG front keys ahead, that of the front
+ *		key to fill.  *pass is set to 0 or 1 accordingly.
+ */
+static int64
+ou_stripe_next_clock(int *pass)
+{
+	struct timespec ts;
+	int64		now;
+
+	if (ou_stripe.owner != MyProcPid)
+	{
+		memset(&ou_stripe, 0, sizeof(ou_stripe));
+		ou_stripe.owner = MyProcPid;
+	}
+
+	if (ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG)
+	{
+		int64		t = ou_stripe.ring[ou_stripe.filled % OU_STRIPE_LAG];
+
+		ou_stripe.filled++;
+		if (ou_stripe.filled % OU_STRIPE_SKIP == OU_STRIPE_SKIP - 1)
+			ou_stripe.filled++;
+		*pass = 1;
+		return t;
+	}
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		elog(ERROR, "clock_gettime failed: %m");
+	now = Max((int64) ts.tv_sec * US_PER_SEC + ts.tv_nsec / 1000, INT64CONST(0));
+	if (now <= ou_stripe.last_us)
+		now = ou_stripe.last_us + 1;
+	ou_stripe.last_us = now;
+	ou_stripe.ring[ou_stripe.fronts % OU_STRIPE_LAG] = now;
+	ou_stripe.fronts++;
+	*pass = 0;
+	return now;
+}
+
+/*
+ * uuid_striped_nextval(interval_length int)
+ *		Version 8 UUID: block start, stripe, slot, random (layout above).
+ */
+Datum
+uuid_striped_nextval(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *uuid = palloc(sizeof(pg_uuid_t));
+	int32		interval_length;
+	int64		block_us;
+	int64		t;
+	int64		start;
+	uint64		block_ms;
+	uint64		low;
+	uint32		stripe;
+	uint8		rnd[3];
+	int			pass;
+	int			i;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("interval_length must not be null")));
+	interval_length = PG_GETARG_INT32(0);
+	if (interval_length < 1 || interval_length > OU_STRIPE_MAX_INTERVAL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("interval_length must be between 1 and %d seconds",
+						OU_STRIPE_MAX_INTERVAL),
+				 errdetail("The value given was %d.", interval_length)));
+
+	t = ou_stripe_next_clock(&pass);
+	block_us = (int64) interval_length * US_PER_SEC;
+	start = t - t % block_us;
+	block_ms = (uint64) (start / 1000);
+	stripe = (uint32) OU_MY_PROC_NUMBER() % OU_STRIPE_COUNT;
+
+	ou_random_bytes(rnd, sizeof(rnd));
+	low = ((uint64) (2 * (t - start) + pass) << OU_STRIPE_RANDOM_BITS) |
+		((uint64) rnd[0] << 16) | ((uint64) rnd[1] << 8) | rnd[2];
+
+	for (i = 0; i < 6; i++)
+		uuid->data[i] = (uint8) (block_ms >> (8 * (5 - i)));
+	uuid->data[6] = 0x80 | (uint8) (stripe >> 8);	/* version 8 */
+	uuid->data[7] = (uint8) stripe;
+	for (i = 0; i < 8; i++)
+		uuid->data[8 + i] = (uint8) (low >> (8 * (7 - i)));
+	uuid->data[8] = (uuid->data[8] & 0x3f) | 0x80;	/* RFC 9562 variant */
+
+	PG_RETURN_UUID_P(uuid);
+}
