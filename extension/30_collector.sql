@@ -92,7 +92,7 @@ REVOKE ALL ON FUNCTION ordered_uuid_reset() FROM PUBLIC;
 -- readable by everyone, like pg_stat_activity (the rows are filtered in C)
 GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
 
--- The optional parts (1.0.0): the detailed wait profile and the history.
+-- The optional parts (1.1.0): the detailed wait profile and the history.
 -- New objects rather than new columns of wait_profile / collector_info(),
 -- whose OUT columns could change only by DROP, breaking users' views on
 -- them.  With their settings off they raise 55000 (collector_detail_info()

@@ -69,7 +69,7 @@ SELECT ok(obj_description('ordered_uuid_extend_lock_stats()'::regprocedure, 'pg_
 SELECT ok(obj_description('ordered_uuid_index_split_stats()'::regprocedure, 'pg_proc') IS NOT NULL, 'split SRF commented');
 SELECT ok(obj_description('wait_profile'::regclass, 'pg_class') IS NOT NULL, 'wait_profile commented');
 
--- The detailed wait profile and the history (new objects in 1.0.0).
+-- The detailed wait profile and the history (new objects in 1.1.0).
 SELECT has_view('wait_profile_detail');
 SELECT has_view('wait_history');
 SELECT columns_are('wait_profile_detail',
