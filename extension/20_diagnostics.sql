@@ -53,6 +53,15 @@ GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
 -- then needs ceil(n / tuples_per_page) blocks.  Rows with a NULL key are
 -- ignored.  Partitions are told apart by tableoid.  The ratios are rounded to
 -- two decimals (amplification from the unrounded averages).
+--
+-- A Citus table is an empty shell: its rows are in shards on the nodes.  Then
+-- rows, heap blocks and each key's blocks are counted on one placement of
+-- every shard (through Citus's master_run_on_worker, as run_command_on_shards
+-- does; the command qualifies everything, since it runs under the node's
+-- search_path) and added up, and the rows per key come from one distributed
+-- query, so a key spread over several shards counts once.  A shard that
+-- cannot be read, or has no active placement, is an error, never a partial
+-- sum.
 CREATE FUNCTION heap_locality(rel regclass, key_column name,
                               OUT keys bigint, OUT rows bigint,
                               OUT rows_per_key float8, OUT blocks_per_key float8,
@@ -65,6 +74,12 @@ AS $fn$
 DECLARE
 	relkind "char";
 	src text;
+	cmd text;
+	citus boolean := false;
+	missing bigint;
+	shard record;
+	f text[];
+	key_blocks float8 := 0;
 BEGIN
 	IF rel IS NULL OR key_column IS NULL THEN
 		RAISE EXCEPTION 'rel and key_column must not be NULL' USING ERRCODE = '22004';
@@ -83,25 +98,104 @@ BEGIN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
 			USING ERRCODE = '42703';
 	END IF;
-
-	-- One row per heap row: its key and its heap block (tableoid, block).
-	src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
-	              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
-	              key_column, rel::text);
-
-	EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
-		INTO rows, heap_blocks;
-	IF rows = 0 THEN
-		keys := 0;
-		RETURN;
+	-- (pg_dist_partition exists only with Citus: dynamic SQL)
+	IF EXISTS (SELECT 1 FROM pg_extension e WHERE e.extname = 'citus') THEN
+		EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition p'
+		        ' WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1)'
+			INTO citus USING rel::oid;
 	END IF;
-	tuples_per_page := rows::float8 / heap_blocks;
 
-	EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
-	               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
-	               '       FROM (%s) s GROUP BY k) g', src)
-		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
-		USING tuples_per_page;
+	IF citus THEN
+		EXECUTE 'SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard s'
+		        ' WHERE s.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1'
+		        '   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_placement pl'
+		        '                   JOIN pg_catalog.pg_dist_node n ON n.groupid OPERATOR(pg_catalog.=) pl.groupid'
+		        '                  WHERE pl.shardid OPERATOR(pg_catalog.=) s.shardid'
+		        '                    AND pl.shardstate OPERATOR(pg_catalog.=) 1 AND n.isactive'
+		        '                    AND n.noderole OPERATOR(pg_catalog.=) ''primary'')'
+			INTO missing USING rel::oid;
+		IF missing > 0 THEN
+			RAISE EXCEPTION 'cannot read % shard(s) of "%": no active placement', missing, rel
+				USING ERRCODE = '55000';
+		END IF;
+		rows := 0;
+		heap_blocks := 0;
+		-- per shard: rows, heap blocks, and the sum over its keys of their
+		-- blocks; %1$s is the shard (format), so a % in the key's name is doubled
+		src := 'SELECT t.' || replace(quote_ident(key_column), '%', '%%') || ' AS k,'
+		       ' t.tableoid::pg_catalog.oid::pg_catalog.int8 OPERATOR(pg_catalog.*) 4294967296'
+		       ' OPERATOR(pg_catalog.+) ((t.ctid::pg_catalog.text)::pg_catalog.point)[0]::pg_catalog.int8 AS b'
+		       ' FROM %1$s AS t WHERE t.' || replace(quote_ident(key_column), '%', '%%') || ' IS NOT NULL';
+		cmd := 'SELECT pg_catalog.concat_ws('' '', a.n, a.nb, b.snb)'
+		       ' FROM (SELECT pg_catalog.count(*) AS n, pg_catalog.count(DISTINCT s.b) AS nb'
+		       '         FROM (' || src || ') AS s) AS a,'
+		       '      (SELECT COALESCE(pg_catalog.sum(g.nb), 0) AS snb'
+		       '         FROM (SELECT pg_catalog.count(DISTINCT s.b) AS nb'
+		       '                 FROM (' || src || ') AS s GROUP BY s.k) AS g) AS b';
+		FOR shard IN EXECUTE
+			'WITH p AS ('
+			'  SELECT DISTINCT ON (s.shardid) s.shardid, n.nodename, n.nodeport'
+			'    FROM pg_catalog.pg_dist_shard s'
+			'    JOIN pg_catalog.pg_dist_placement pl ON pl.shardid OPERATOR(pg_catalog.=) s.shardid'
+			'    JOIN pg_catalog.pg_dist_node n ON n.groupid OPERATOR(pg_catalog.=) pl.groupid'
+			'   WHERE s.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1::pg_catalog.oid'
+			'     AND pl.shardstate OPERATOR(pg_catalog.=) 1 AND n.isactive'
+			'     AND n.noderole OPERATOR(pg_catalog.=) ''primary'''
+			'   ORDER BY s.shardid, n.nodeid),'
+			' c AS ('
+			'  SELECT pg_catalog.array_agg(p.nodename ORDER BY p.shardid) AS nodes,'
+			'         pg_catalog.array_agg(p.nodeport ORDER BY p.shardid) AS ports,'
+			'         pg_catalog.array_agg(pg_catalog.format($2,'
+			'             pg_catalog.shard_name($1, p.shardid, false)) ORDER BY p.shardid) AS cmds'
+			'    FROM p)'
+			' SELECT c.nodes[r.ord] AS node, c.ports[r.ord] AS port, r.success, r.result'
+			'   FROM c, LATERAL pg_catalog.master_run_on_worker(c.nodes, c.ports, c.cmds, true)'
+			'        WITH ORDINALITY AS r(node_name, node_port, success, result, ord)'
+			'  ORDER BY r.ord'
+			USING rel, cmd
+		LOOP
+			f := string_to_array(shard.result, ' ');
+			IF NOT shard.success OR array_length(f, 1) IS DISTINCT FROM 3 THEN
+				RAISE EXCEPTION 'could not read a shard of "%" on node %:%', rel, shard.node, shard.port
+					USING ERRCODE = '08000',
+					      DETAIL = 'The node answered: ' || COALESCE(shard.result, '(nothing)');
+			END IF;
+			rows := rows + f[1]::bigint;
+			heap_blocks := heap_blocks + f[2]::bigint;
+			key_blocks := key_blocks + f[3]::float8;
+		END LOOP;
+		IF rows = 0 THEN
+			keys := 0;
+			RETURN;
+		END IF;
+		tuples_per_page := rows::float8 / heap_blocks;
+		-- rows per key over the whole table, through Citus
+		EXECUTE format('SELECT count(*), avg(n), avg(ceil(n / $1))'
+		               ' FROM (SELECT count(*)::float8 AS n FROM %2$s WHERE %1$I IS NOT NULL'
+		               '       GROUP BY %1$I) g', key_column, rel::text)
+			INTO keys, rows_per_key, ideal_blocks_per_key
+			USING tuples_per_page;
+		blocks_per_key := key_blocks / keys;
+	ELSE
+		-- One row per heap row: its key and its heap block (tableoid, block).
+		src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
+		              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+		              key_column, rel::text);
+
+		EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
+			INTO rows, heap_blocks;
+		IF rows = 0 THEN
+			keys := 0;
+			RETURN;
+		END IF;
+		tuples_per_page := rows::float8 / heap_blocks;
+
+		EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
+		               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+		               '       FROM (%s) s GROUP BY k) g', src)
+			INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
+			USING tuples_per_page;
+	END IF;
 	amplification := blocks_per_key / ideal_blocks_per_key;
 
 	-- two decimals, as a person reads them (still float8)

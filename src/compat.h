@@ -260,6 +260,18 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #endif
 
 /*
+ * Parse analysis and rewriting of one raw statement without parameters
+ * (citus.c looks for Citus tables in the statement explain_writes runs).
+ */
+#include "tcop/tcopprot.h"
+#if PG_VERSION_NUM >= 150000
+#define ou_analyze_and_rewrite(raw, sql) \
+	pg_analyze_and_rewrite_fixedparams((raw), (sql), NULL, 0, NULL)
+#else
+#define ou_analyze_and_rewrite(raw, sql) pg_analyze_and_rewrite((raw), (sql), NULL, 0, NULL)
+#endif
+
+/*
  * Benchmarks (bench_*.c).
  *
  * OU_MAY_CHECKPOINT(): may the current user run CHECKPOINT (pg_checkpoint is

@@ -20,6 +20,11 @@
  * (ordered_uuid_explain_writes_<pid>, dropped at the end or on error), when
  * wal_level and max_replication_slots allow one and a slot is free;
  * otherwise the error for removed WAL names the settings to raise.
+ *
+ * With Citus, a statement on a Citus table writes on the nodes that hold its
+ * shards, not here: explain_writes refuses it (citus.c), before running it
+ * when the query names a Citus table, after it (rolling it back) when it
+ * reached the cluster another way.
  *----
  */
 #include "postgres.h"
@@ -44,6 +49,7 @@
 #include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
+#include "citus.h"
 #include "compat.h"
 #include "ordered_uuid.h"
 #include "walscan.h"
@@ -187,6 +193,7 @@ explain_writes(PG_FUNCTION_ARGS)
 	int			ret;
 	int			nstmts;
 	bool		held;
+	bool		citus;
 
 	ou_check_wal_read_privilege("explain_writes");
 	if (PG_ARGISNULL(0))
@@ -201,6 +208,8 @@ explain_writes(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("explain_writes takes a single statement"),
 				 errdetail("The text holds %d statements.", nstmts)));
+	/* A statement on a Citus table writes on other nodes: refuse it. */
+	citus = ou_citus_check_explain_writes(sql);
 	ou_init_materialized_srf(fcinfo);
 
 	/* On a standby nothing can write WAL: only the total row. */
@@ -229,6 +238,18 @@ explain_writes(PG_FUNCTION_ARGS)
 				 errhint("Transaction control and COPY FROM STDIN or TO STDOUT cannot be run inside a function.")));
 	nrows = SPI_processed;
 	SPI_finish();
+
+	/*
+	 * It reached the cluster after all (a function, a trigger, a command
+	 * Citus propagates): its writes there are not in our WAL.  The error
+	 * rolls the statement back.
+	 */
+	if (citus && ou_citus_xact_number() != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("explain_writes cannot measure a statement that ran on other Citus nodes"),
+				 errdetail("Citus ran part of it on the nodes that hold the shards (through a function, a trigger or a propagated command); their writes are not in this server's WAL. The statement was rolled back."),
+				 errhint("Measure on the nodes: compare pg_current_wal_insert_lsn() before and after the statement on each (run_command_on_all_nodes()), and call index_splits() there for that range.")));
 
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);

@@ -44,6 +44,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "citus.h"
 #include "compat.h"
 #include "ordered_uuid.h"
 
@@ -203,12 +204,21 @@ uuid_sequence_nextval(PG_FUNCTION_ARGS)
 {
 	int32		block_size = ou_getarg_positive_int32(fcinfo, 1, "block_size");
 	int32		block_count = ou_getarg_positive_int32(fcinfo, 2, "block_count");
+	int64		next;
 	int64		v;
 
 	ou_check_not_null(fcinfo, 0, "seq");
+	next = nextval_internal(PG_GETARG_OID(0), true);
+
+	/*
+	 * Above 2^48: perhaps a Citus worker's copy of the sequence, whose keys
+	 * would not follow the coordinator's order (citus.c refuses it).
+	 */
+	if (unlikely(next > ((int64) 1 << 48)))
+		ou_citus_check_sequence(PG_GETARG_OID(0), next);
 
 	/* sequences start at 1; wrap instead of overflowing at the minimum */
-	v = (int64) ((uint64) nextval_internal(PG_GETARG_OID(0), true) - 1);
+	v = (int64) ((uint64) next - 1);
 
 	PG_RETURN_UUID_P(block_prefixed_uuid(v, block_size, block_count));
 }

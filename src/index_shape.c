@@ -7,6 +7,9 @@
  * The counting rules are pgstatindex's (pgstattuple 1.5+), so the two agree;
  * free space is PageGetExactFreeSpace(), as pgstatindex counts it since PG18
  * (before, it left out one line pointer per page: up to 0.05 points denser).
+ *
+ * An index of a Citus table is an empty shell on the coordinator: its shape
+ * is that of its shard indexes on the nodes, added up (citus.c).
  *----
  */
 #include "postgres.h"
@@ -23,10 +26,40 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
+#include "citus.h"
 #include "compat.h"
 #include "ordered_uuid.h"
 
 PG_FUNCTION_INFO_V1(index_shape);
+
+/*
+ * ou_index_shape_citus
+ *		index_shape()'s row for an index of a Citus table: the shapes of its
+ *		shard indexes on the nodes, added up (ou_citus_index_shape).
+ */
+static Datum
+ou_index_shape_citus(FunctionCallInfo fcinfo, Oid indexid, Oid tableid)
+{
+	OuCitusIndexShape cs;
+	TupleDesc	tupdesc;
+	Datum		values[7];
+	bool		nulls[7] = {false};
+
+	ou_citus_index_shape(indexid, tableid,
+						 get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)), &cs);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int64GetDatum(cs.leaf_pages);
+	values[1] = Int64GetDatum(cs.internal_pages);
+	values[2] = Int32GetDatum(cs.levels);
+	values[3] = Float8GetDatum(cs.avg_leaf_density);
+	nulls[3] = cs.avg_leaf_density < 0;
+	values[4] = Float8GetDatum(cs.leaf_fragmentation);
+	nulls[4] = cs.leaf_fragmentation < 0;
+	values[5] = Int64GetDatum(cs.deleted_pages);
+	values[6] = Int64GetDatum(cs.empty_pages);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
 
 /*
  * index_shape(index regclass) RETURNS TABLE(leaf_pages bigint,
@@ -86,6 +119,15 @@ index_shape(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot access temporary indexes of other sessions")));
+
+	/* An index of a Citus table is an empty shell: add up its shards. */
+	if (ou_citus_table(rel->rd_index->indrelid))
+	{
+		Oid			tableid = rel->rd_index->indrelid;
+
+		relation_close(rel, AccessShareLock);
+		return ou_index_shape_citus(fcinfo, relid, tableid);
+	}
 
 	bstrategy = GetAccessStrategy(BAS_BULKREAD);
 	nblocks = RelationGetNumberOfBlocks(rel);
