@@ -45,6 +45,43 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) IS
 'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density (scenario S1 of the documentation, doc/scenarios.md)';
 
+-- bench_insert_distributed's result row: bench_insert's, with the shards and
+-- the nodes measured in place of the inserting sessions' buffer counters
+-- (the writes happen on the nodes that hold the shards).
+CREATE TYPE bench_insert_distributed_result AS (
+	generator text,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	index_bytes bigint,
+	avg_leaf_density float8,
+	shards int,
+	nodes int,
+	top_wait_events text,
+	kept_table text
+);
+
+-- A function of its own rather than an argument of bench_insert: changing
+-- bench_insert's signature would drop the privileges granted or revoked on it.
+CREATE FUNCTION bench_insert_distributed(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_time_nextval()',
+									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
+	rows bigint DEFAULT 1000000,
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	prefill bigint DEFAULT 0,
+	shard_count int DEFAULT 32,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_insert_distributed_result
+AS 'MODULE_PATHNAME', 'bench_insert_distributed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) IS
+'bench_insert on a Citus cluster, run on the coordinator: each scratch table is distributed over shard_count shards, and WAL and full-page images per row add up every node (scenario S1 of the documentation, doc/scenarios.md)';
+
 CREATE TYPE bench_bulk_load_result AS (
 	clients int,
 	rows bigint,

@@ -56,6 +56,9 @@ typedef struct OuBenchIndexShape
 	int64		leaf_pages;
 	int64		index_bytes;
 	double		avg_leaf_density;	/* percent */
+	int64		split_leaves;	/* leaf pages beyond each B-tree's first: the
+								 * leaf splits ever made, if insert-only */
+	int64		trees;			/* B-trees measured (shards when distributed) */
 } OuBenchIndexShape;
 
 /* bench_leader.c */
@@ -70,6 +73,7 @@ extern void ou_bench_prepare(OuBenchRun *run, List *stmts, bool with_count);
 extern OuBenchResult ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
 								   OuBenchSampleFn sample, void *sample_arg, int sample_ms);
 extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_name);
+extern void ou_bench_set_distributed(OuBenchRun *run);
 extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
 extern int64 ou_bench_cleanup_dead(OuBenchRun *run);
 extern void ou_bench_finish(OuBenchRun *run, bool keep);

@@ -17,6 +17,16 @@
  * scratch tables never depend on the extension.  See bench.h for the
  * machinery.
  *
+ * bench_insert_distributed() does the same on a Citus coordinator with
+ * tables distributed by the key (create_distributed_table, shard_count
+ * shards): the generator is evaluated here and the rows sent to the nodes,
+ * as for any INSERT through the coordinator.  The writes happen on the
+ * nodes, so its WAL figures add their pg_stat_wal counters (all sessions:
+ * run it on a quiet cluster), read once the statistics are complete
+ * (OU_STATS_SETTLE_MS after the set-up and after the run), to the workers'
+ * own WAL here; every node is CHECKPOINTed before the run, and the index is
+ * measured on its shards (citus.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -30,16 +40,31 @@
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "parser/parser.h"
+#include "storage/latch.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
 #include "bench.h"
+#include "citus.h"
 #include "ordered_uuid.h"
 
 PG_FUNCTION_INFO_V1(bench_insert);
+PG_FUNCTION_INFO_V1(bench_insert_distributed);
 
 #define OU_BENCH_INSERT_COLS	13
+
+/* most shards create_distributed_table() accepts */
+#define OU_MAX_SHARD_COUNT		64000
+
+/*
+ * How long the WAL statistics of the other nodes take to be complete: their
+ * backends that served the run (Citus keeps its connections open) report
+ * pending statistics when idle, at the latest PGSTAT_IDLE_INTERVAL (10 s,
+ * PostgreSQL 15+) after their last transaction.
+ */
+#define OU_STATS_SETTLE_MS		10500
 
 /*
  * ou_replace_seq
@@ -151,7 +176,7 @@ typedef struct OuGenStmts
  *		The statements for generator number g (from 1) in schema.
  */
 static OuGenStmts *
-ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged)
+ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged, int32 shard_count)
 {
 	OuGenStmts *st = palloc0(sizeof(OuGenStmts));
 	char	   *qseq;
@@ -170,6 +195,12 @@ ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged)
 							ou_bench_stmt(false, "ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (id)",
 										  st->qtbl, quote_identifier(st->index)),
 							ou_bench_stmt(false, "ALTER SEQUENCE %s OWNED BY %s.id", qseq, st->qtbl));
+	/* distributed: hash-distributed on the key, in a colocation group of its own */
+	if (shard_count > 0)
+		st->create = lappend(st->create,
+							 ou_bench_stmt(false, "SELECT pg_catalog.create_distributed_table(%s::pg_catalog.regclass,"
+										   " 'id', colocate_with => 'none', shard_count => %d)",
+										   quote_literal_cstr(st->qtbl), shard_count));
 	st->prefill = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) SELECT (%s) FROM pg_catalog.generate_series(1, $1)",
 										   st->qtbl, expr));
 	st->insert = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) VALUES ((%s))", st->qtbl, expr));
@@ -177,11 +208,34 @@ ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged)
 }
 
 /*
- * bench_insert
- *		SQL function: see the file header and doc/bench.md.
+ * ou_bench_settle
+ *		Wait OU_STATS_SETTLE_MS (interruptible), so that the other nodes'
+ *		pg_stat_wal holds everything written so far.
  */
-Datum
-bench_insert(PG_FUNCTION_ARGS)
+static void
+ou_bench_settle(OuBenchRun *run, const char *gen, int g, int ngens, const char *what)
+{
+	TimestampTz start = GetCurrentTimestamp();
+
+	ou_bench_phase(run, "generator %d of %d (%s): waiting for the nodes' WAL statistics %s",
+				   g + 1, ngens, gen, what);
+	while (!TimestampDifferenceExceeds(start, GetCurrentTimestamp(), OU_STATS_SETTLE_MS))
+	{
+		CHECK_FOR_INTERRUPTS();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/*
+ * ou_bench_insert_run
+ *		bench_insert() (distributed = false) and bench_insert_distributed():
+ *		see the file header and doc/bench.md.  Their arguments differ only in
+ *		the sixth: unlogged, or shard_count.
+ */
+static Datum
+ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ArrayType  *gens_arr;
@@ -192,7 +246,9 @@ bench_insert(PG_FUNCTION_ARGS)
 	int			clients;
 	int			rows_per_xact;
 	int64		prefill;
-	bool		unlogged;
+	bool		unlogged = false;
+	int32		shard_count = 0;
+	List	   *nodes = NIL;
 	bool		keep;
 	TupleDesc	tupdesc;
 	Tuplestorestate *tupstore;
@@ -210,7 +266,10 @@ bench_insert(PG_FUNCTION_ARGS)
 	clients = (int) ou_bench_arg_int(fcinfo, 2, "clients", 1, PG_INT32_MAX);
 	rows_per_xact = (int) ou_bench_arg_int(fcinfo, 3, "rows_per_xact", 1, PG_INT32_MAX);
 	prefill = ou_bench_arg_int(fcinfo, 4, "prefill", 0, PG_INT64_MAX);
-	unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
+	if (distributed)
+		shard_count = (int32) ou_bench_arg_int(fcinfo, 5, "shard_count", 1, OU_MAX_SHARD_COUNT);
+	else
+		unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
 	keep = ou_bench_arg_bool(fcinfo, 6, "keep");
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -252,7 +311,7 @@ bench_insert(PG_FUNCTION_ARGS)
 							   OU_MAX_GENERATOR_LEN, len)));
 		gen = TextDatumGetCString(gens[g]);
 		ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
-		st[g] = ou_gen_stmts(gen, g + 1, schema, unlogged);
+		st[g] = ou_gen_stmts(gen, g + 1, schema, unlogged, shard_count);
 		text_cap = Max(text_cap, ou_bench_text_size(st[g]->create));
 		text_cap = Max(text_cap, ou_bench_text_size(st[g]->prefill));
 		text_cap = Max(text_cap, ou_bench_text_size(st[g]->insert));
@@ -270,16 +329,24 @@ bench_insert(PG_FUNCTION_ARGS)
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
 								   ALLOCSET_DEFAULT_SIZES);
 
-	run = ou_bench_start("bench_insert", fcinfo->flinfo->fn_oid, clients, schema, run_id,
-						 text_cap);
+	/* the other nodes, whose WAL a distributed run adds up */
+	if (distributed)
+		nodes = ou_citus_other_nodes();
+
+	run = ou_bench_start(distributed ? "bench_insert_distributed" : "bench_insert",
+						 fcinfo->flinfo->fn_oid, clients, schema, run_id, text_cap);
 	PG_TRY();
 	{
+		if (distributed)
+			ou_bench_set_distributed(run);
 		for (g = 0; g < ngens; g++)
 		{
 			const char *gen = st[g]->gen;
 			OuBenchIndexShape before;
 			OuBenchIndexShape after;
 			OuBenchResult r;
+			OuCitusWal	wal0;
+			OuCitusWal	wal1;
 			OuSampler  *sampler;
 			int64		splits;
 			Datum		values[OU_BENCH_INSERT_COLS];
@@ -302,21 +369,38 @@ bench_insert(PG_FUNCTION_ARGS)
 				before = ou_bench_measure(run, st[g]->index);
 			}
 
+			/* the other nodes: what the set-up wrote counts before the run */
+			memset(&wal0, 0, sizeof(wal0));
+			memset(&wal1, 0, sizeof(wal1));
+			if (nodes != NIL)
+				ou_bench_settle(run, gen, g, ngens, "before the run");
+
 			ou_bench_phase(run, "generator %d of %d (%s): checkpoint", g + 1, ngens, gen);
 			ou_bench_checkpoint();
+			if (nodes != NIL && OU_MAY_CHECKPOINT())
+				ou_citus_run_on_nodes(nodes, "CHECKPOINT", "run CHECKPOINT", NULL);
+			if (nodes != NIL)
+				wal0 = ou_citus_nodes_wal(nodes);
 			ou_bench_phase(run, "generator %d of %d (%s): preparing", g + 1, ngens, gen);
 			ou_bench_prepare(run, st[g]->insert, false);
 
 			ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
 			sampler = ou_sampler_create();
 			r = ou_bench_exec(run, rows, 1, rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
+			if (nodes != NIL)
+			{
+				ou_bench_settle(run, gen, g, ngens, "after the run");
+				wal1 = ou_citus_nodes_wal(nodes);
+			}
+			/* this node's share is the workers' own WAL (Citus's local execution included) */
+			r.wal_records += wal1.records - wal0.records;
+			r.wal_fpi += wal1.fpi - wal0.fpi;
+			r.wal_bytes += (uint64) (wal1.bytes - wal0.bytes);
 
 			ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
 			after = ou_bench_measure(run, st[g]->index);
 			/* an insert-only index never deletes pages: each split adds one leaf */
-			splits = after.leaf_pages - Max(before.leaf_pages, 1);
-			if (splits < 0)
-				splits = 0;
+			splits = Max(after.split_leaves - before.split_leaves, 0);
 			if (!keep)
 			{
 				ou_bench_phase(run, "generator %d of %d (%s): dropping the table", g + 1, ngens, gen);
@@ -333,8 +417,17 @@ bench_insert(PG_FUNCTION_ARGS)
 			values[6] = Float8GetDatum(ou_round(1000.0 * splits / r.rows, 2));
 			values[7] = Int64GetDatum(after.index_bytes);
 			values[8] = Float8GetDatum(ou_round(after.avg_leaf_density, 2));
-			values[9] = Float8GetDatum(ou_round_sig((double) r.blks_dirtied / r.rows, 3));
-			values[10] = Float8GetDatum(ou_round_sig((double) r.blks_written / r.rows, 3));
+			if (distributed)
+			{
+				/* the shards, and the nodes whose WAL counts (this one too) */
+				values[9] = Int32GetDatum((int32) after.trees);
+				values[10] = Int32GetDatum(list_length(nodes) + 1);
+			}
+			else
+			{
+				values[9] = Float8GetDatum(ou_round_sig((double) r.blks_dirtied / r.rows, 3));
+				values[10] = Float8GetDatum(ou_round_sig((double) r.blks_written / r.rows, 3));
+			}
 			values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
 			if (keep)
 				values[12] = CStringGetTextDatum(ou_bench_kept_name(schema,
@@ -356,4 +449,37 @@ bench_insert(PG_FUNCTION_ARGS)
 
 	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
+}
+
+/*
+ * bench_insert
+ *		SQL function: S1 on local tables (see the file header).
+ */
+Datum
+bench_insert(PG_FUNCTION_ARGS)
+{
+	return ou_bench_insert_run(fcinfo, false);
+}
+
+/*
+ * bench_insert_distributed
+ *		SQL function: S1 on Citus distributed tables, from the coordinator.
+ *		The WAL figures add the other nodes' pg_stat_wal (all their
+ *		sessions) to the coordinator's workers' own WAL.
+ */
+Datum
+bench_insert_distributed(PG_FUNCTION_ARGS)
+{
+	if (!ou_citus_installed())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bench_insert_distributed needs Citus"),
+				 errdetail("Extension \"citus\" is not installed in this database."),
+				 errhint("Use bench_insert() to measure local tables.")));
+	if (!ou_citus_is_coordinator())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bench_insert_distributed must run on the Citus coordinator"),
+				 errdetail("It creates distributed tables, which Citus creates from the coordinator.")));
+	return ou_bench_insert_run(fcinfo, true);
 }

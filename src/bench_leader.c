@@ -696,6 +696,17 @@ ou_bench_measure(OuBenchRun *run, const char *index_name)
 }
 
 /*
+ * ou_bench_set_distributed
+ *		The run's tables are Citus distributed tables: from now on MEASURE
+ *		adds up the shards of an index on the nodes.
+ */
+void
+ou_bench_set_distributed(OuBenchRun *run)
+{
+	run->sh->distributed = true;
+}
+
+/*
  * ou_bench_drop
  *		Worker 1 drops the tables and sequences of the run's schema whose
  *		names start with prefix.

@@ -98,6 +98,8 @@ typedef struct OuBenchShared
 	int			batch;			/* RUN: at most this many rows per execution */
 	int			per_xact;		/* RUN: executions per transaction */
 	bool		drop_schema;	/* DROP: the schema too, when it is empty then */
+	bool		distributed;	/* the scratch tables are Citus tables: MEASURE
+								 * adds up their shards (citus.c) */
 	TimestampTz go_time;		/* RUN: when the command was broadcast */
 	char		schema[NAMEDATALEN];	/* the run's scratch schema */
 	char		extschema[NAMEDATALEN]; /* the extension's schema */

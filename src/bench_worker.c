@@ -18,9 +18,12 @@
 #include <math.h>
 
 #include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type_d.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
@@ -34,6 +37,7 @@
 #include "utils/snapmgr.h"
 
 #include "bench_protocol.h"
+#include "citus.h"
 
 PGDLLEXPORT void ou_bench_worker_main(Datum main_arg);
 
@@ -63,6 +67,31 @@ ou_worker_end_xact(void)
 {
 	SPI_finish();
 	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * ou_worker_begin_block / ou_worker_end_block
+ *		BEGIN and COMMIT of a transaction block around ou_worker_begin_xact()
+ *		/ ou_worker_end_xact().  Citus sends the statements of a transaction
+ *		to the nodes in one remote transaction only inside a transaction
+ *		block (or a DO block or procedure); otherwise it commits each
+ *		statement there on its own, one WAL flush per row.
+ */
+static void
+ou_worker_begin_block(void)
+{
+	StartTransactionCommand();
+	BeginTransactionBlock();
+	CommitTransactionCommand();
+}
+
+static void
+ou_worker_end_block(void)
+{
+	StartTransactionCommand();
+	if (!EndTransactionBlock(false))
+		elog(ERROR, "benchmark transaction block did not commit");
 	CommitTransactionCommand();
 }
 
@@ -218,6 +247,8 @@ ou_worker_run(OuBenchShared *sh, int me)
 	{
 		int			k;
 
+		if (sh->distributed)
+			ou_worker_begin_block();
 		ou_worker_begin_xact();
 		for (k = 0; k < sh->per_xact && done < my_rows; k++)
 		{
@@ -239,6 +270,8 @@ ou_worker_run(OuBenchShared *sh, int me)
 			pg_atomic_write_u64(&slot->rows_done, (uint64) done);
 		}
 		ou_worker_end_xact();
+		if (sh->distributed)
+			ou_worker_end_block();
 	}
 	slot->running = false;
 	slot->finished = GetCurrentTimestamp();
@@ -254,7 +287,8 @@ ou_worker_run(OuBenchShared *sh, int me)
  *		Leaf pages, average leaf density (index_shape(), index_shape.c: the
  *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
  *		index.  On an index that only ever had inserts, leaf pages - 1 is
- *		exactly the number of leaf splits (no page was ever deleted).
+ *		exactly the number of leaf splits (no page was ever deleted).  The
+ *		index of a Citus table is measured on its shards (citus.c).
  */
 static void
 ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
@@ -267,6 +301,22 @@ ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 	memset(&shape, 0, sizeof(shape));
 	ou_worker_use_path(OU_PATH_SAFE);
 	ou_worker_begin_xact();
+	if (sh->distributed)
+	{
+		OuCitusIndexShape cs;
+		Oid			idx = RangeVarGetRelid(makeRangeVar(sh->schema, pstrdup(index_name), -1),
+										   AccessShareLock, false);
+
+		ou_citus_index_shape(idx, IndexGetRelation(idx, false), sh->extschema, &cs);
+		shape.leaf_pages = cs.leaf_pages;
+		shape.index_bytes = cs.bytes;
+		shape.avg_leaf_density = Max(cs.avg_leaf_density, 0);
+		shape.split_leaves = cs.split_leaves;
+		shape.trees = cs.shards;
+		ou_worker_end_xact();
+		sh->slots[me].shape = shape;
+		return;
+	}
 	sql = psprintf("SELECT s.leaf_pages, s.avg_leaf_density, pg_catalog.pg_relation_size(%s::pg_catalog.regclass)"
 				   " FROM %s.index_shape(%s::pg_catalog.regclass) s",
 				   qidx, quote_identifier(sh->extschema), qidx);
@@ -279,6 +329,8 @@ ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 	if (isnull || isnan(shape.avg_leaf_density))
 		shape.avg_leaf_density = 0;
 	shape.index_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	shape.split_leaves = Max(shape.leaf_pages - 1, 0);
+	shape.trees = 1;
 	ou_worker_end_xact();
 	sh->slots[me].shape = shape;
 }

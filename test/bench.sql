@@ -2,7 +2,7 @@
 -- (README, In-database benchmarks): signatures, defaults, result columns,
 -- labels, comments, privileges and the scratch schema.
 BEGIN;
-SELECT plan(27);
+SELECT plan(34);
 
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
@@ -27,6 +27,40 @@ SELECT volatility_is('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean'], 'volatile');
 SELECT isnt_strict('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
+
+-- bench_insert_distributed: bench_insert on a Citus cluster, shard_count in
+-- place of unlogged, shards and nodes in place of the buffer counters.
+SELECT has_function('bench_insert_distributed',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'integer', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_insert_distributed(text[], bigint, int, int, bigint, int, bool)'::regprocedure),
+	'generators text[] DEFAULT ARRAY[''uuid_v7_nextval()''::text, ''uuid_time_nextval()''::text, '
+	'''uuid_sequence_nextval($seq)''::text, ''gen_random_uuid()''::text, ''bigint''::text], '
+	'rows bigint DEFAULT 1000000, clients integer DEFAULT 1, rows_per_xact integer DEFAULT 1000, '
+	'prefill bigint DEFAULT 0, shard_count integer DEFAULT 32, keep boolean DEFAULT false',
+	'bench_insert_distributed arguments and defaults');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_insert_distributed_result'::regclass AND attnum > 0),
+	'generator text, rows bigint, seconds double precision, rows_per_sec double precision, '
+	'wal_bytes_per_row double precision, fpi_per_row double precision, '
+	'leaf_splits_per_1k double precision, index_bytes bigint, avg_leaf_density double precision, '
+	'shards integer, nodes integer, top_wait_events text, kept_table text',
+	'bench_insert_distributed result columns');
+SELECT function_returns('bench_insert_distributed',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'integer', 'boolean'],
+	'setof bench_insert_distributed_result');
+SELECT volatility_is('bench_insert_distributed',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'integer', 'boolean'], 'volatile');
+SELECT isnt_strict('bench_insert_distributed',
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'integer', 'boolean']);
+SELECT is(
+	(SELECT string_agg(a.attname, ', ' ORDER BY a.attnum) FROM pg_attribute a
+	  WHERE a.attrelid = 'bench_insert_result'::regclass AND a.attnum > 0
+		AND a.attname NOT IN ('blks_dirtied_per_row', 'blks_written_per_row')),
+	(SELECT string_agg(a.attname, ', ' ORDER BY a.attnum) FROM pg_attribute a
+	  WHERE a.attrelid = 'bench_insert_distributed_result'::regclass AND a.attnum > 0
+		AND a.attname NOT IN ('shards', 'nodes')),
+	'bench_insert_distributed reports bench_insert''s figures under the same names');
 
 SELECT has_function('bench_bulk_load', ARRAY['integer', 'bigint', 'integer', 'boolean']);
 SELECT is(pg_get_function_arguments('bench_bulk_load(int, bigint, int, bool)'::regprocedure),
@@ -66,7 +100,8 @@ SELECT is(
 					   ORDER BY p.proname COLLATE "C")
 	   FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
-	'bench_bulk_load:u:false bench_cleanup:u:false bench_insert:u:false bench_multi_table:u:false',
+	'bench_bulk_load:u:false bench_cleanup:u:false bench_insert:u:false '
+	'bench_insert_distributed:u:false bench_multi_table:u:false',
 	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
 SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
@@ -79,7 +114,8 @@ SELECT is(
 	0, 'benchmark functions keep the caller''s settings');
 SELECT ok(has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE')
 		  AND has_function_privilege('public', 'bench_bulk_load(int, bigint, int, bool)', 'EXECUTE')
-		  AND has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE'),
+		  AND has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE')
+		  AND has_function_privilege('public', 'bench_insert_distributed(text[], bigint, int, int, bigint, int, bool)', 'EXECUTE'),
 	'anyone may run the benchmarks (they run with the caller''s privileges)');
 
 -- bench_cleanup(): no arguments, a count, volatile, for everyone.
