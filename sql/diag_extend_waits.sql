@@ -2,7 +2,7 @@
 --
 -- Relation extension waits are short and, on PG16+, rare; to make the test
 -- deterministic on every version a helper session holds ext_t's extension
--- lock (test-only C function in the library, not in the extension script)
+-- lock (a C function of the test module, test/module, not of the extension)
 -- until two bulk inserts, in two more sessions, queue for it -- they are real
 -- waiters: each must extend the empty table.  The view is then read from
 -- this session, as a superuser and as an ordinary role.
@@ -17,7 +17,7 @@ RESET client_min_messages;
 \set VERBOSITY sqlstate
 CREATE SCHEMA diag_test;
 CREATE FUNCTION diag_test.hold_extension_lock(rel regclass, waiters int, linger_ms int, timeout_ms int)
-RETURNS int AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C STRICT;
+RETURNS int AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C STRICT;
 CREATE TABLE ext_t (id int, pad text) WITH (autovacuum_enabled = off);
 CREATE TABLE ext_other (id int) WITH (autovacuum_enabled = off);
 CREATE ROLE regress_diag_watcher;

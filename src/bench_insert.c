@@ -21,8 +21,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -35,7 +33,8 @@
 #include "utils/tuplestore.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_insert);
 

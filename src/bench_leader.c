@@ -29,8 +29,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
@@ -56,7 +54,8 @@
 #include "utils/timestamp.h"
 
 #include "bench_protocol.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 /* progress NOTICEs at most this often */
 #define OU_PROGRESS_MS			5000

@@ -16,8 +16,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-
 #include "access/htup_details.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -26,7 +24,8 @@
 #include "utils/timestamp.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_bulk_load);
 PG_FUNCTION_INFO_V1(bench_multi_table);

@@ -17,8 +17,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -27,7 +25,8 @@
 #include "utils/wait_event.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "waitsample.h"
 
 /*
  * ou_sampler_create

@@ -31,9 +31,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
@@ -42,6 +39,10 @@
 #include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
+#include "waitsample.h"
 
 int			ou_sample_interval = 10;
 int			ou_max_entries = 5000;

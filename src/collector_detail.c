@@ -17,12 +17,12 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile_detail);
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_history);

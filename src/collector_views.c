@@ -21,9 +21,6 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "catalog/pg_authid.h"
 #include "catalog/pg_database.h"
 #include "commands/dbcommands.h"
@@ -33,6 +30,10 @@
 #include "utils/pg_lsn.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "collector.h"
+#include "compat.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);

@@ -18,12 +18,12 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-#include "walscan.h"
-
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
+#include "walscan.h"
 
 static MemoryContext ou_wal_cxt = NULL;
 static OuWalScan *ou_scan = NULL;

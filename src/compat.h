@@ -25,6 +25,8 @@
 #include "catalog/pg_authid_d.h"
 #endif
 #include "catalog/pg_database_d.h"
+#include "fmgr.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "replication/slot.h"
 #include "storage/proc.h"
@@ -245,6 +247,7 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #define ou_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
 #else
 #define ou_init_materialized_srf(fcinfo) ou_init_materialized_srf_pg14(fcinfo)
+extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c */
 #endif
 
 /*

@@ -45,7 +45,8 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "generators.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(uuid_sequence_nextval);
 PG_FUNCTION_INFO_V1(uuid_time_nextval);

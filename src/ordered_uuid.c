@@ -10,8 +10,8 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 
+#include "collector.h"
 #include "compat.h"
-#include "ordered_uuid.h"
 
 OU_MODULE_MAGIC;
 

@@ -20,7 +20,7 @@
 
 #include "miscadmin.h"
 
-#include "ordered_uuid.h"
+#include "util.h"
 
 #define OU_RANDOM_BUFSIZE 4096
 

@@ -24,7 +24,7 @@
 #include "utils/rel.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(index_shape);
 

@@ -35,9 +35,9 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "parser/parser.h"
+#include "portability/instr_time.h"
 #include "replication/slot.h"
 #include "storage/lwlock.h"
-#include "portability/instr_time.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -45,7 +45,8 @@
 #include "utils/tuplestore.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "diag.h"
+#include "util.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(explain_writes);

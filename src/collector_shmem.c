@@ -20,11 +20,11 @@
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "storage/ipc.h"
 #include "storage/shmem.h"
+
+#include "collector.h"
+#include "compat.h"
 
 #define OU_TRANCHE "ordered_uuid"
 

@@ -65,7 +65,7 @@
 
 #define OU_COMPAT_GENERATORS
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(uuid_striped_nextval);
 

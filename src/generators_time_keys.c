@@ -33,7 +33,7 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "generators.h"
 
 PG_FUNCTION_INFO_V1(uuid_v7_min);
 PG_FUNCTION_INFO_V1(uuid_v7_max);
