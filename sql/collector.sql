@@ -1,6 +1,6 @@
 --
 -- The collector, on a server with shared_preload_libraries = 'ordered_uuid'
--- (scripts/test-one.sh, make installcheck-preload).  Other sessions come
+-- (sql/collector.conf, make installcheck-preload).  Other sessions come
 -- from dblink.  Nothing printed depends on timing: only booleans, counts and
 -- relation names, each checked against an independent measurement.
 --

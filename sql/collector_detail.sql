@@ -2,8 +2,8 @@
 -- The collector's detailed wait profile and history ring, on a server
 -- started with shared_preload_libraries = 'ordered_uuid',
 -- ordered_uuid.profile_queries = on, ordered_uuid.profile_pids = on and
--- ordered_uuid.history_size = 500 (scripts/test-one.sh, make
--- installcheck-preload-detail).  compute_query_id is left at its default,
+-- ordered_uuid.history_size = 500 (sql/collector_detail.conf, make
+-- installcheck-preload).  compute_query_id is left at its default,
 -- auto: profile_queries asks core for query ids.  Other sessions come from
 -- dblink; their pids and query ids, read from pg_stat_activity while they
 -- run, are the independent measurement.  Only booleans and counts printed.

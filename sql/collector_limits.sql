@@ -1,7 +1,7 @@
 --
 -- The collector's memory is bounded: this file runs on a server started
 -- with ordered_uuid.max_entries = 4, the detailed profile on and a history
--- ring of 8 samples (scripts/test-one.sh, make installcheck-preload-limits).
+-- ring of 8 samples (sql/collector_limits.conf, make installcheck-preload).
 -- Keys beyond the limit are counted as dropped, the ring overwrites its
 -- oldest samples; nothing grows, nothing crashes, reset frees the entries.
 --

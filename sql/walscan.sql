@@ -3,6 +3,10 @@
 -- oldest WAL still on disk, counts what it skipped and carries on.
 \set VERBOSITY sqlstate
 CREATE SCHEMA diag_walscan;
+-- The test-only functions live in the test module (test/module), not in the
+-- extension's library: both lookups fail with 42883.
+CREATE FUNCTION diag_walscan.absent1() RETURNS int AS 'ordered_uuid', 'ou_test_wal_scan' LANGUAGE C;
+CREATE FUNCTION diag_walscan.absent2() RETURNS int AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C;
 CREATE FUNCTION diag_walscan.scan(start pg_lsn, skip_removed boolean,
 	OUT status text, OUT records bigint, OUT segments_skipped bigint,
 	OUT bytes_skipped bigint, OUT end_repeats boolean)

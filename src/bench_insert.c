@@ -17,6 +17,9 @@
  * scratch tables never depend on the extension.  See bench.h for the
  * machinery.
  *
+ * IDENTIFICATION
+ *	  src/bench_insert.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

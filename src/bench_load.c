@@ -12,6 +12,9 @@
  * The profile needs no preload: the leader samples its workers while it
  * waits for them (bench_sample.c).
  *
+ * IDENTIFICATION
+ *	  src/bench_load.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -13,6 +13,9 @@
  * statement holding a caller's generator expression: pg_catalog, the
  * extension's schema, then the caller's search_path).
  *
+ * IDENTIFICATION
+ *	  src/bench_protocol.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef OU_BENCH_PROTOCOL_H
@@ -22,6 +25,7 @@
 
 #include "executor/instrument.h"
 #include "port/atomics.h"
+#include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
 #include "storage/lock.h"
 #include "storage/proc.h"
@@ -119,6 +123,12 @@ typedef struct OuBenchShared
 /* bench_worker.c */
 extern void ou_worker_begin_xact(void);
 extern void ou_worker_end_xact(void);
+
+/* bench_leader.c */
+extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
+
+/* bench_args.c */
+extern void ou_bench_check_role(int nworkers, bool need_create);
 
 /* bench_cleanup.c */
 extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,

@@ -13,6 +13,9 @@
  * Relation extension lock wait episodes are told apart by their start time
  * (PGPROC.waitStart), as pg_locks.waitstart does.
  *
+ * IDENTIFICATION
+ *	  src/bench_sample.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

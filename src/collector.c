@@ -27,6 +27,9 @@
  * for split counts (collector_wal.c), in slices that end at the next
  * sampling deadline.
  *
+ * IDENTIFICATION
+ *	  src/collector.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -6,6 +6,9 @@
  *	  counts from the WAL (collector_wal.c) and SQL-callable views
  *	  (collector_views.c, collector_detail.c).
  *
+ * IDENTIFICATION
+ *	  src/collector.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_COLLECTOR_H

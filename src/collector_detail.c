@@ -13,6 +13,9 @@
  * query ids of other roles' processes hidden from callers who are neither
  * members of that role nor of pg_read_all_stats.
  *
+ * IDENTIFICATION
+ *	  src/collector_detail.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

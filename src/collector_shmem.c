@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * shmem.c
+ * collector_shmem.c
  *	  The collector's shared memory: its size, the request (shmem_request_hook
  *	  on 15+, _PG_init on 14), its initialisation from shmem_startup_hook,
  *	  and the LWLock that guards it.
@@ -15,6 +15,9 @@
  * ordered_uuid.history_size samples (OuShared.history_written counts the
  * samples written; the ring holds the last history_size of them).  Any backend reads them under the LWLock in shared
  * mode; only the worker (and ordered_uuid_reset) takes it exclusively.
+ *
+ * IDENTIFICATION
+ *	  src/collector_shmem.c
  *
  *-------------------------------------------------------------------------
  */

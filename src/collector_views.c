@@ -17,6 +17,9 @@
  * pg_stat_statements, only to members of that role and of pg_read_all_stats
  * (NULL otherwise).
  *
+ * IDENTIFICATION
+ *	  src/collector_views.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

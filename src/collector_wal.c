@@ -14,6 +14,9 @@
  * was read is skipped and counted (collector_info().wal_skipped_bytes),
  * never an error.  The relfilenode is mapped to an index at read time.
  *
+ * IDENTIFICATION
+ *	  src/collector_wal.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

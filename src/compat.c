@@ -3,6 +3,9 @@
  * compat.c
  *	  The out-of-line halves of compat.h's shims.
  *
+ * IDENTIFICATION
+ *	  src/compat.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -5,6 +5,9 @@
  *	  diag_splits.c and diag_explain_writes.c holds one SQL function, and
  *	  those that read the WAL use walscan.h.
  *
+ * IDENTIFICATION
+ *	  src/diag.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_DIAG_H

@@ -1,5 +1,6 @@
-/*----
- * explain_writes.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_explain_writes.c
  *	  explain_writes(statement): run one statement as the caller (like
  *	  EXPLAIN ANALYZE) and report what it wrote, per relation, from the WAL
  *	  records of this transaction in the LSN range of the statement, plus a
@@ -20,7 +21,11 @@
  * (ordered_uuid_explain_writes_<pid>, dropped at the end or on error), when
  * wal_level and max_replication_slots allow one and a slot is free;
  * otherwise the error for removed WAL names the settings to raise.
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_explain_writes.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 

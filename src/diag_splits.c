@@ -1,8 +1,13 @@
-/*----
- * index_splits.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_splits.c
  *	  index_splits(start_lsn, end_lsn): exact B-tree split counts per index,
  *	  from the WAL.
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_splits.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 

@@ -4,6 +4,9 @@
  *	  What the diagnostics share: the privilege check of the functions that
  *	  read the WAL.
  *
+ * IDENTIFICATION
+ *	  src/diag_util.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -5,6 +5,9 @@
  *	  given time (generators_time_keys.c) and the striped generator
  *	  (generators_striped.c).
  *
+ * IDENTIFICATION
+ *	  src/generators.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_GENERATORS_H
@@ -28,7 +31,6 @@ typedef struct OuBlockLayout
 	int64		block_len;		/* effective block size, >= 1 */
 } OuBlockLayout;
 
-extern void ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name);
 extern int32 ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name);
 extern int	ou_prefix_bytes(int64 block_count);
 extern OuBlockLayout ou_block_layout(int32 block_size, int32 block_count);

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * generator_striped.c
+ * generators_striped.c
  *	  uuid_striped_nextval: time-ordered keys that many sessions can insert
  *	  at once without sharing a right edge, packed densely in the B-tree.
  *
@@ -52,6 +52,9 @@
  *
  * The state is the session's own (tagged with its PID, as in random.c) and
  * shared by all the tables a session inserts into with this generator.
+ *
+ * IDENTIFICATION
+ *	  src/generators_striped.c
  *
  *-------------------------------------------------------------------------
  */

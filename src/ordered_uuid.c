@@ -3,6 +3,9 @@
  * ordered_uuid.c
  *	  Module magic and load-time initialisation of ordered_uuid.
  *
+ * IDENTIFICATION
+ *	  src/ordered_uuid.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -14,6 +14,9 @@
  * had loaded this library) finds it, so no two processes ever hand out the
  * same bytes.  Bytes are wiped as they are handed out.
  *
+ * IDENTIFICATION
+ *	  src/random.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -4,11 +4,16 @@
  *	  The rounding of the figures a person reads, shared by the
  *	  diagnostics, the collector and the benchmarks.
  *
+ * IDENTIFICATION
+ *	  src/util.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include <math.h>
+
+#include "fmgr.h"
 
 #include "util.h"
 
@@ -45,4 +50,20 @@ ou_round_sig(double x, int digits)
 		return x;
 	snprintf(buf, sizeof(buf), "%.*g", digits, x);
 	return strtod(buf, NULL);
+}
+
+/*
+ * ou_check_not_null
+ *		Report an SQL NULL passed for an argument that must have a value (22004).
+ *		The generators are not STRICT (a NULL default would silently produce
+ *		a NULL key), and the benchmarks name the argument, so they check
+ *		their arguments themselves.
+ */
+void
+ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be null", name)));
 }

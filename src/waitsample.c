@@ -30,6 +30,9 @@
  *     release.  Never pg_locks, which
  *     takes every partition lock.
  *
+ * IDENTIFICATION
+ *	  src/waitsample.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -4,6 +4,9 @@
  *	  One sample of a process's wait state (waitsample.c), taken by the
  *	  collector and by a benchmark's leader.
  *
+ * IDENTIFICATION
+ *	  src/waitsample.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_WAITSAMPLE_H

@@ -2,7 +2,7 @@
 -- their columns and types, functions, privileges, comments).  pg_prove runs
 -- this on a server WITHOUT the library preloaded, so only catalog facts are
 -- tested here; the behaviour is tested by sql/collector*.sql (preloaded) and
--- sql/preload_missing.sql.
+-- sql/collector_not_preloaded.sql.
 BEGIN;
 SELECT plan(87);
 

@@ -1,4 +1,4 @@
--- test/diagnostics.sql -- pgTAP: the catalog contract of the write-path
+-- test/diag.sql -- pgTAP: the catalog contract of the write-path
 -- diagnostics (README, Diagnosing slow writes): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
