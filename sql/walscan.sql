@@ -27,14 +27,14 @@ INSERT INTO ws_t SELECT gen_random_uuid() FROM generate_series(1, 10);
 SELECT pg_switch_wal() IS NOT NULL AS switched;
 CHECKPOINT;
 SELECT NOT EXISTS (SELECT 1 FROM pg_ls_waldir()
-                   WHERE name = pg_walfile_name(:'old')) AS old_segment_gone;
+				   WHERE name = pg_walfile_name(:'old')) AS old_segment_gone;
 -- The SQL functions: a clear error.
 SELECT * FROM index_splits(:'old');
 -- The scanner: reports it, or skips it.
 SELECT status, records FROM diag_walscan.scan(:'old', false);
 SELECT status, records > 0 AS read_some, segments_skipped >= 1 AS skipped_segments,
-       bytes_skipped > 0 AS skipped_bytes,
-       end_repeats
+	   bytes_skipped > 0 AS skipped_bytes,
+	   end_repeats
 FROM diag_walscan.scan(:'old', true);
 
 DROP TABLE ws_t;
