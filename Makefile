@@ -48,18 +48,12 @@ EXTRA_CLEAN = results regression.diffs regression.out tmp_check
 
 PG_CONFIG ?= pg_config
 
-ifneq ($(filter test demo meta check-meta,$(MAKECMDGOALS)),)
-# These set up everything themselves (including PostgreSQL): no PGXS needed.
-test:
-	./scripts/test.sh
-demo:
-	./scripts/demo.sh
-meta:
-	python3 scripts/meta.py --write $(EXTVERSION)
-check-meta:
-	python3 scripts/meta.py --check $(EXTVERSION)
-.PHONY: test demo meta check-meta
-else
+# test, demo, meta and check-meta set up everything themselves (test and demo
+# fetch PostgreSQL): PGXS is read only when some other goal, or none, is asked
+# for, so `make test` works without a pg_config and `make test installcheck`
+# works with one.
+NO_PGXS_GOALS = test demo meta check-meta
+ifeq ($(and $(MAKECMDGOALS),$(if $(filter-out $(NO_PGXS_GOALS),$(MAKECMDGOALS)),,only)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
 $(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see Installing in README.md))
@@ -109,3 +103,13 @@ dist:
 
 .PHONY: installcheck-preload install-test-module clean-test-module dist
 endif
+
+test:
+	./scripts/test.sh
+demo:
+	./scripts/demo.sh
+meta:
+	python3 scripts/meta.py --write $(EXTVERSION)
+check-meta:
+	python3 scripts/meta.py --check $(EXTVERSION)
+.PHONY: test demo meta check-meta
