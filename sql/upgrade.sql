@@ -70,7 +70,19 @@ CREATE TABLE fresh_catalog AS SELECT * FROM ext_catalog;
 SELECT count(*) > 20 AS catalog_captured FROM fresh_catalog;
 DROP EXTENSION ordered_uuid;
 
--- from every earlier release
+-- The frozen chain itself: 0.1.0 updated to 1.0.0 is a fresh 1.0.0.
+CREATE EXTENSION ordered_uuid VERSION '1.0.0';
+CREATE TABLE fresh_1_0_0 AS SELECT * FROM ext_catalog;
+DROP EXTENSION ordered_uuid;
+CREATE EXTENSION ordered_uuid VERSION '0.1.0';
+ALTER EXTENSION ordered_uuid UPDATE TO '1.0.0';
+SELECT (SELECT count(*) FROM fresh_1_0_0) > 20 AS captured, count(*) AS differences_0_1_0_to_1_0_0 FROM (
+	(SELECT * FROM ext_catalog EXCEPT SELECT * FROM fresh_1_0_0)
+	UNION ALL
+	(SELECT * FROM fresh_1_0_0 EXCEPT SELECT * FROM ext_catalog)) d;
+DROP EXTENSION ordered_uuid;
+
+-- from every earlier release to the default version
 \set from 0.1.0
 \i sql/include/upgrade_from.sql
 \set from 1.0.0
