@@ -325,13 +325,13 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	const OuSplitEntry *e = entry;
 	Oid			relid = InvalidOid;
 
-	if (e->key.dbid == MyDatabaseId)
+	if (e->key.dbOid == MyDatabaseId)
 	{
 		OuRelFileLocator loc;
 
-		loc.spcOid = e->key.spcid;
-		loc.dbOid = e->key.dbid;
-		loc.relNumber = e->key.relfilenode;
+		loc.spcOid = e->key.spcOid;
+		loc.dbOid = e->key.dbOid;
+		loc.relNumber = e->key.relNumber;
 		relid = ou_wal_relid(&loc);
 	}
 	if (OidIsValid(relid))
@@ -341,10 +341,10 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	values[1] = Int64GetDatum((int64) e->leaf_splits);
 	values[2] = Int64GetDatum((int64) e->upper_splits);
 	values[3] = Int64GetDatum((int64) e->root_splits);
-	nulls[4] = !ou_db_name(e->key.dbid, &values[4]);
-	values[5] = ObjectIdGetDatum(e->key.dbid);
-	values[6] = ObjectIdGetDatum(e->key.spcid);
-	values[7] = ObjectIdGetDatum(e->key.relfilenode);
+	nulls[4] = !ou_db_name(e->key.dbOid, &values[4]);
+	values[5] = ObjectIdGetDatum(e->key.dbOid);
+	values[6] = ObjectIdGetDatum(e->key.spcOid);
+	values[7] = ObjectIdGetDatum(e->key.relNumber);
 }
 
 /*
@@ -356,7 +356,7 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 {
 	ou_collector_check_loaded();
 	ou_emit_table(fcinfo, ou_split_htab, sizeof(OuSplitEntry),
-				  offsetof(OuSplitEntry, key.dbid), ou_split_row);
+				  offsetof(OuSplitEntry, key.dbOid), ou_split_row);
 	return (Datum) 0;
 }
 

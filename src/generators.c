@@ -67,25 +67,6 @@ PG_FUNCTION_INFO_V1(uuid_v7_time);
 #define NS_PER_US			INT64CONST(1000)
 
 /*
- * ou_getarg_positive_int32
- *		The int argument argno, which must be neither NULL nor below 1.
- */
-int32
-ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	int32		value;
-
-	ou_check_not_null(fcinfo, argno, name);
-	value = PG_GETARG_INT32(argno);
-	if (value < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s must be at least 1", name),
-				 errdetail("The value given was %d.", value)));
-	return value;
-}
-
-/*
  * ou_prefix_bytes
  *		Number of leading bytes a block-prefixed UUID uses for the block id:
  *		the bits needed to count block_count values (at least 1), rounded up
@@ -190,8 +171,8 @@ block_prefixed_uuid(int64 v, int32 block_size, int32 block_count)
 Datum
 uuid_sequence_nextval(PG_FUNCTION_ARGS)
 {
-	int32		block_size = ou_getarg_positive_int32(fcinfo, 1, "block_size");
-	int32		block_count = ou_getarg_positive_int32(fcinfo, 2, "block_count");
+	int32		block_size = ou_getarg_int32(fcinfo, 1, "block_size", 1, PG_INT32_MAX);
+	int32		block_count = ou_getarg_int32(fcinfo, 2, "block_count", 1, PG_INT32_MAX);
 	int64		v;
 
 	ou_check_not_null(fcinfo, 0, "seq");
@@ -209,8 +190,8 @@ uuid_sequence_nextval(PG_FUNCTION_ARGS)
 Datum
 uuid_time_nextval(PG_FUNCTION_ARGS)
 {
-	int32		interval_length = ou_getarg_positive_int32(fcinfo, 0, "interval_length");
-	int32		interval_count = ou_getarg_positive_int32(fcinfo, 1, "interval_count");
+	int32		interval_length = ou_getarg_int32(fcinfo, 0, "interval_length", 1, PG_INT32_MAX);
+	int32		interval_count = ou_getarg_int32(fcinfo, 1, "interval_count", 1, PG_INT32_MAX);
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
@@ -374,7 +355,7 @@ Datum
 uuid_block_id(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *uuid = PG_GETARG_UUID_P(0);
-	int32		block_count = ou_getarg_positive_int32(fcinfo, 1, "block_count");
+	int32		block_count = ou_getarg_int32(fcinfo, 1, "block_count", 1, PG_INT32_MAX);
 	int			nbytes = ou_prefix_bytes(block_count);
 	uint64		block = 0;
 	int			i;
