@@ -174,6 +174,5 @@ extern void ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize,
 						  Size dbid_offset, OuRowFiller fill);
 extern void ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
 							 Datum *values, bool *nulls);
-extern Datum ou_interval_us(int64 us);
 
 #endif							/* ORDERED_UUID_COLLECTOR_H */

@@ -38,6 +38,7 @@
 #include "collector.h"
 #include "compat.h"
 #include "walscan.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);
 PG_FUNCTION_INFO_V1(ordered_uuid_extend_lock_stats);
@@ -196,16 +197,6 @@ ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize, Size dbid_off
 	char	   *rows = ou_copy_table(htab, entrysize, &n);
 
 	ou_emit_rows(fcinfo, rows, n, entrysize, dbid_offset, fill);
-}
-
-/* microseconds as an interval */
-Datum
-ou_interval_us(int64 us)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-
-	iv->time = us;
-	return IntervalPGetDatum(iv);
 }
 
 /* the name of database dbid, or NULL */

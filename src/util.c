@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "fmgr.h"
+#include "utils/timestamp.h"
 
 #include "util.h"
 
@@ -101,4 +102,18 @@ ou_getarg_int32(FunctionCallInfo fcinfo, int argno, const char *name, int32 min,
 {
 	ou_check_not_null(fcinfo, argno, name);
 	return (int32) ou_check_range(name, PG_GETARG_INT32(argno), min, max);
+}
+
+/*
+ * ou_interval_us
+ *		An interval of us microseconds, for the result columns that are
+ *		durations.
+ */
+Datum
+ou_interval_us(int64 us)
+{
+	Interval   *iv = palloc0(sizeof(Interval));
+
+	iv->time = us;
+	return IntervalPGetDatum(iv);
 }

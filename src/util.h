@@ -25,5 +25,6 @@ extern int32 ou_getarg_int32(FunctionCallInfo fcinfo, int argno, const char *nam
 							 int32 min, int32 max);
 extern double ou_round(double x, int decimals);
 extern double ou_round_sig(double x, int digits);
+extern Datum ou_interval_us(int64 us);
 
 #endif							/* ORDERED_UUID_UTIL_H */
