@@ -57,6 +57,7 @@ PG_FUNCTION_INFO_V1(uuid_v7_nextval);
 PG_FUNCTION_INFO_V1(uuid_v7_nextval_shift);
 PG_FUNCTION_INFO_V1(uuid_block_id);
 PG_FUNCTION_INFO_V1(uuid_v7_time);
+PG_FUNCTION_INFO_V1(uuid_version);
 
 /*
  * Each step of the v7 clock is at least this many nanoseconds, a little more
@@ -387,4 +388,20 @@ uuid_v7_time(PG_FUNCTION_ARGS)
 	/* Unix epoch milliseconds -> PostgreSQL epoch microseconds (fits: 48 bits) */
 	ts = (int64) ms * 1000 - OU_UNIX_EPOCH_OFFSET_US;
 	PG_RETURN_TIMESTAMPTZ(ts);
+}
+
+/*
+ * uuid_version(id uuid)
+ *		The version field (the high nibble of byte 6) of a UUID of the RFC
+ *		9562 variant (10 in the top bits of byte 8), or NULL for any other
+ *		variant: core's uuid_extract_version (PostgreSQL 17+), on 14-18.
+ */
+Datum
+uuid_version(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *uuid = PG_GETARG_UUID_P(0);
+
+	if ((uuid->data[8] & 0xc0) != 0x80)
+		PG_RETURN_NULL();
+	PG_RETURN_INT16((int16) (uuid->data[6] >> 4));
 }
