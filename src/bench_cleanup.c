@@ -19,6 +19,9 @@
  * whose leader is gone.  Only schemas owned by a role whose privileges the
  * current role has are considered.
  *
+ * IDENTIFICATION
+ *	  src/bench_cleanup.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -284,18 +287,12 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	BackgroundWorker w;
 	BackgroundWorkerHandle *h = NULL;
 	OuBenchCleanupArgs args;
-	TimestampTz start = GetCurrentTimestamp();
 
-	memset(&w, 0, sizeof(w));
 	memset(&args, 0, sizeof(args));
 	args.dbid = dbid;
 	args.roleid = roleid;
 	strlcpy(args.schema, schema, NAMEDATALEN);
-	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	w.bgw_start_time = BgWorkerStart_ConsistentState;
-	w.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(w.bgw_library_name, sizeof(w.bgw_library_name), "ordered_uuid");
-	snprintf(w.bgw_function_name, sizeof(w.bgw_function_name), "ou_bench_cleanup_main");
+	ou_bench_init_bgworker(&w, "ou_bench_cleanup_main");
 	snprintf(w.bgw_name, sizeof(w.bgw_name), "ordered_uuid %s clean-up for PID %d",
 			 fname, MyProcPid);
 	snprintf(w.bgw_type, sizeof(w.bgw_type), "ordered_uuid bench worker");
@@ -314,23 +311,10 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	}
 	if (!wait)
 		return;
-	for (;;)
-	{
-		pid_t		pid;
-
-		if (GetBackgroundWorkerPid(h, &pid) == BGWH_STOPPED)
-			break;
-		if (TimestampDifferenceExceeds(start, GetCurrentTimestamp(), OU_CLEANUP_WAIT_MS))
-		{
-			ereport(WARNING,
-					(errcode(ERRCODE_WARNING),
-					 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));
-			break;
-		}
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 20, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-	}
+	if (!ou_bench_wait_stopped(&h, 1, OU_CLEANUP_WAIT_MS))
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));
 	pfree(h);
 }
 

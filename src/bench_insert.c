@@ -27,11 +27,12 @@
  * own WAL here; every node is CHECKPOINTed before the run, and the index is
  * measured on its shards (citus.c).
  *
+ * IDENTIFICATION
+ *	  src/bench_insert.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
 
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
@@ -48,7 +49,8 @@
 
 #include "bench.h"
 #include "citus.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_insert);
 PG_FUNCTION_INFO_V1(bench_insert_distributed);
@@ -271,10 +273,7 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 	else
 		unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
 	keep = ou_bench_arg_bool(fcinfo, 6, "keep");
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("generators must not be null")));
+	ou_check_not_null(fcinfo, 0, "generators");
 	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
 	if (ARR_NDIM(gens_arr) > 1)
 		ereport(ERROR,

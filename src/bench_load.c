@@ -12,11 +12,12 @@
  * The profile needs no preload: the leader samples its workers while it
  * waits for them (bench_sample.c).
  *
+ * IDENTIFICATION
+ *	  src/bench_load.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
 
 #include "access/htup_details.h"
 #include "fmgr.h"
@@ -26,7 +27,8 @@
 #include "utils/timestamp.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_bulk_load);
 PG_FUNCTION_INFO_V1(bench_multi_table);
@@ -39,19 +41,6 @@ PG_FUNCTION_INFO_V1(bench_cleanup);
 #define OU_BULK_ROW_OVERHEAD 36
 #define OU_BULK_MIN_ROW		40
 #define OU_BULK_MAX_ROW		8000
-
-/*
- * ou_interval
- *		An interval of secs seconds.
- */
-static Interval *
-ou_interval(double secs)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-
-	iv->time = (TimeOffset) (secs * USECS_PER_SEC);
-	return iv;
-}
 
 /*
  * ou_result_tupdesc
@@ -161,7 +150,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	values[3] = Float8GetDatum(ou_round(r.rows / r.seconds, 1));
 	values[4] = Float8GetDatum(ou_round((double) r.rows * row_bytes / (1024.0 * 1024.0) / r.seconds, 2));
 	values[5] = Int64GetDatum(sampler->extend_waits);
-	values[6] = IntervalPGetDatum(ou_interval(sampler->extend_seconds));
+	values[6] = ou_interval_us((int64) (sampler->extend_seconds * USECS_PER_SEC));
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)

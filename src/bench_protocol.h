@@ -2,8 +2,8 @@
  *
  * bench_protocol.h
  *	  The shared memory of a benchmark run and the commands the leader
- *	  sends its workers: private to bench_leader.c, bench_worker.c and
- *	  bench_cleanup.c.
+ *	  sends its workers: private to the engine (bench_leader.c,
+ *	  bench_worker.c, bench_cleanup.c, bench_args.c, bench_sql.c).
  *
  * One run = one DSM segment holding an OuBenchShared header (a slot per
  * worker), the caller's search_path, and a text area for the statements of
@@ -12,6 +12,9 @@
  * OU_PATH_SAFE (our own SQL: pg_catalog, pg_temp) or OU_PATH_CALLER (a
  * statement holding a caller's generator expression: pg_catalog, the
  * extension's schema, then the caller's search_path).
+ *
+ * IDENTIFICATION
+ *	  src/bench_protocol.h
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +25,7 @@
 
 #include "executor/instrument.h"
 #include "port/atomics.h"
+#include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
 #include "storage/lock.h"
 #include "storage/proc.h"
@@ -121,6 +125,13 @@ typedef struct OuBenchShared
 /* bench_worker.c */
 extern void ou_worker_begin_xact(void);
 extern void ou_worker_end_xact(void);
+
+/* bench_leader.c */
+extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
+extern bool ou_bench_wait_stopped(BackgroundWorkerHandle **handles, int n, int timeout_ms);
+
+/* bench_args.c */
+extern void ou_bench_check_role(int nworkers, bool need_create);
 
 /* bench_cleanup.c */
 extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,

@@ -11,6 +11,9 @@
  * extension's schema), and only while they are parsed and planned; their
  * cached plans keep the path they were made with.
  *
+ * IDENTIFICATION
+ *	  src/bench_worker.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -284,7 +287,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 
 /*
  * ou_worker_measure
- *		Leaf pages, average leaf density (index_shape(), index_shape.c: the
+ *		Leaf pages, average leaf density (index_shape(), diag_shape.c: the
  *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
  *		index.  On an index that only ever had inserts, leaf pages - 1 is
  *		exactly the number of leaf splits (no page was ever deleted).  The

@@ -21,6 +21,9 @@
  * to the nodes qualify every function, type and operator, since they run
  * under the node's default search_path for the calling role.
  *
+ * IDENTIFICATION
+ *	  src/citus.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -39,9 +42,9 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
-#include "compat.h"
 #include "citus.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 /* Citus gives each worker group's copy of a bigint sequence 2^48 values */
 #define OU_CITUS_SEQ_SHIFT		48

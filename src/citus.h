@@ -11,10 +11,13 @@
  * functions (master_run_on_worker, shard_name, get_current_transaction_id).
  * Without Citus the only cost is one pg_extension lookup.
  *
+ * IDENTIFICATION
+ *	  src/citus.h
+ *
  *-------------------------------------------------------------------------
  */
-#ifndef OU_CITUS_H
-#define OU_CITUS_H
+#ifndef ORDERED_UUID_CITUS_H
+#define ORDERED_UUID_CITUS_H
 
 #include "nodes/pg_list.h"
 
@@ -61,4 +64,4 @@ extern void ou_citus_run_on_nodes(List *nodes, const char *command, const char *
 								  List **results);
 extern OuCitusWal ou_citus_nodes_wal(List *nodes);
 
-#endif							/* OU_CITUS_H */
+#endif							/* ORDERED_UUID_CITUS_H */

@@ -17,12 +17,12 @@
  * pg_stat_statements, only to members of that role and of pg_read_all_stats
  * (NULL otherwise).
  *
+ * IDENTIFICATION
+ *	  src/collector_views.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
-#include "ordered_uuid.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_database.h"
@@ -33,7 +33,12 @@
 #include "utils/pg_lsn.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "collector.h"
+#include "compat.h"
 #include "walscan.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);
 PG_FUNCTION_INFO_V1(ordered_uuid_extend_lock_stats);
@@ -194,16 +199,6 @@ ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize, Size dbid_off
 	ou_emit_rows(fcinfo, rows, n, entrysize, dbid_offset, fill);
 }
 
-/* microseconds as an interval */
-Datum
-ou_interval_us(int64 us)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-
-	iv->time = us;
-	return IntervalPGetDatum(iv);
-}
-
 /* the name of database dbid, or NULL */
 static bool
 ou_db_name(Oid dbid, Datum *out)
@@ -321,13 +316,13 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	const OuSplitEntry *e = entry;
 	Oid			relid = InvalidOid;
 
-	if (e->key.dbid == MyDatabaseId)
+	if (e->key.dbOid == MyDatabaseId)
 	{
 		OuRelFileLocator loc;
 
-		loc.spcOid = e->key.spcid;
-		loc.dbOid = e->key.dbid;
-		loc.relNumber = e->key.relfilenode;
+		loc.spcOid = e->key.spcOid;
+		loc.dbOid = e->key.dbOid;
+		loc.relNumber = e->key.relNumber;
 		relid = ou_wal_relid(&loc);
 	}
 	if (OidIsValid(relid))
@@ -337,10 +332,10 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	values[1] = Int64GetDatum((int64) e->leaf_splits);
 	values[2] = Int64GetDatum((int64) e->upper_splits);
 	values[3] = Int64GetDatum((int64) e->root_splits);
-	nulls[4] = !ou_db_name(e->key.dbid, &values[4]);
-	values[5] = ObjectIdGetDatum(e->key.dbid);
-	values[6] = ObjectIdGetDatum(e->key.spcid);
-	values[7] = ObjectIdGetDatum(e->key.relfilenode);
+	nulls[4] = !ou_db_name(e->key.dbOid, &values[4]);
+	values[5] = ObjectIdGetDatum(e->key.dbOid);
+	values[6] = ObjectIdGetDatum(e->key.spcOid);
+	values[7] = ObjectIdGetDatum(e->key.relNumber);
 }
 
 /*
@@ -352,7 +347,7 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 {
 	ou_collector_check_loaded();
 	ou_emit_table(fcinfo, ou_split_htab, sizeof(OuSplitEntry),
-				  offsetof(OuSplitEntry, key.dbid), ou_split_row);
+				  offsetof(OuSplitEntry, key.dbOid), ou_split_row);
 	return (Datum) 0;
 }
 

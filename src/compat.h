@@ -8,6 +8,9 @@
  * every header its shims need, so it can be included anywhere after
  * postgres.h.
  *
+ * IDENTIFICATION
+ *	  src/compat.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_COMPAT_H
@@ -25,9 +28,20 @@
 #include "catalog/pg_authid_d.h"
 #endif
 #include "catalog/pg_database_d.h"
+#include "fmgr.h"
+#include "funcapi.h"
 #include "miscadmin.h"
+/* EnableQueryId() and compute_query_id: moved to nodes/ in 16 */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/queryjumble.h"
+#else
+#include "utils/queryjumble.h"
+#endif
 #include "replication/slot.h"
 #include "storage/proc.h"
+#if PG_VERSION_NUM >= 170000
+#include "storage/procnumber.h"
+#endif
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/guc.h"
@@ -38,16 +52,9 @@
 #endif
 
 /*----
- * Collector (waitsample.c, shmem.c, collector.c, collector_views.c).
+ * Collector (waitsample.c, collector_shmem.c, collector.c, collector_views.c).
  *----
  */
-
-/* EnableQueryId() and compute_query_id: moved to nodes/ in 16 */
-#if PG_VERSION_NUM >= 160000
-#include "nodes/queryjumble.h"
-#else
-#include "utils/queryjumble.h"
-#endif
 
 /*
  * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
@@ -109,7 +116,7 @@ ou_proc_status_slot(PGPROC *proc)
 #endif
 
 /*----
- * WAL reading (walscan.c, explain_writes.c, collector_wal.c).
+ * WAL reading (walscan.c, diag_explain_writes.c, collector_wal.c).
  *----
  */
 
@@ -178,25 +185,22 @@ ou_rec_block_tag(XLogReaderState *r, uint8 id, OuRelFileLocator *loc,
 {
 #if PG_VERSION_NUM >= 160000
 	RelFileLocator l;
+#else
+	RelFileNode l;
+#endif
 
+#if PG_VERSION_NUM >= 150000
 	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
 		return false;
+#else
+	if (!XLogRecGetBlockTag(r, id, &l, fork, blk))
+		return false;
+#endif
+#if PG_VERSION_NUM >= 160000
 	loc->spcOid = l.spcOid;
 	loc->dbOid = l.dbOid;
 	loc->relNumber = l.relNumber;
-#elif PG_VERSION_NUM >= 150000
-	RelFileNode l;
-
-	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
-		return false;
-	loc->spcOid = l.spcNode;
-	loc->dbOid = l.dbNode;
-	loc->relNumber = l.relNode;
 #else
-	RelFileNode l;
-
-	if (!XLogRecGetBlockTag(r, id, &l, fork, blk))
-		return false;
 	loc->spcOid = l.spcNode;
 	loc->dbOid = l.dbNode;
 	loc->relNumber = l.relNode;
@@ -216,7 +220,7 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 }
 
 /*
- * Generators (generators.c, time_keys.c).
+ * Generators (generators.c, generators_time_keys.c).
  *
  * OU_INTERVAL_NOT_FINITE(i): is interval i +/-infinity (PostgreSQL 17+; no
  * interval is infinite before).  ou_make_range(): a non-empty range value
@@ -245,6 +249,7 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #define ou_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
 #else
 #define ou_init_materialized_srf(fcinfo) ou_init_materialized_srf_pg14(fcinfo)
+extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c */
 #endif
 
 /*
@@ -285,20 +290,16 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #endif
 
 /*
- * Generators (generator_striped.c).
+ * Generators (generators_striped.c).
  *
  * OU_MY_PROC_NUMBER(): the number of this process's PGPROC, distinct among
  * the processes running at the same time (MyProcNumber from 17, before that
  * MyProc->pgprocno; 0 before the process has a PGPROC).
  */
-#ifdef OU_COMPAT_GENERATORS
-#include "storage/proc.h"
 #if PG_VERSION_NUM >= 170000
-#include "storage/procnumber.h"
 #define OU_MY_PROC_NUMBER() ((int) MyProcNumber)
 #else
 #define OU_MY_PROC_NUMBER() (MyProc != NULL ? MyProc->pgprocno : 0)
 #endif
-#endif							/* OU_COMPAT_GENERATORS */
 
 #endif							/* ORDERED_UUID_COMPAT_H */

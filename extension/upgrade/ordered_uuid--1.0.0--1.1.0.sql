@@ -11,10 +11,10 @@
 -- heap_locality rounds its ratios to two decimals (same signature and result
 -- type, so views on it keep working).
 CREATE OR REPLACE FUNCTION heap_locality(rel regclass, key_column name,
-                              OUT keys bigint, OUT rows bigint,
-                              OUT rows_per_key float8, OUT blocks_per_key float8,
-                              OUT ideal_blocks_per_key float8, OUT amplification float8,
-                              OUT heap_blocks bigint, OUT tuples_per_page float8)
+							  OUT keys bigint, OUT rows bigint,
+							  OUT rows_per_key float8, OUT blocks_per_key float8,
+							  OUT ideal_blocks_per_key float8, OUT amplification float8,
+							  OUT heap_blocks bigint, OUT tuples_per_page float8)
 RETURNS record
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
@@ -35,16 +35,16 @@ BEGIN
 			USING ERRCODE = '42809';
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
-	               WHERE a.attrelid = rel AND a.attname = key_column
-	                 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+				   WHERE a.attrelid = rel AND a.attname = key_column
+					 AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
 			USING ERRCODE = '42703';
 	END IF;
 
 	-- One row per heap row: its key and its heap block (tableoid, block).
 	src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
-	              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
-	              key_column, rel::text);
+				  ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+				  key_column, rel::text);
 
 	EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
 		INTO rows, heap_blocks;
@@ -55,8 +55,8 @@ BEGIN
 	tuples_per_page := rows::float8 / heap_blocks;
 
 	EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
-	               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
-	               '       FROM (%s) s GROUP BY k) g', src)
+				   ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+				   '       FROM (%s) s GROUP BY k) g', src)
 		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
 		USING tuples_per_page;
 	amplification := blocks_per_key / ideal_blocks_per_key;
@@ -87,9 +87,9 @@ COMMENT ON FUNCTION ordered_uuid_reset() IS
 'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats and the dropped counters); superuser only unless granted';
 
 CREATE FUNCTION ordered_uuid_wait_profile_detail(
-    OUT database name, OUT backend_type text, OUT wait_event_type text,
-    OUT wait_event text, OUT samples bigint, OUT est_time interval,
-    OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
+	OUT database name, OUT backend_type text, OUT wait_event_type text,
+	OUT wait_event text, OUT samples bigint, OUT est_time interval,
+	OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile_detail'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -98,17 +98,17 @@ COMMENT ON FUNCTION ordered_uuid_wait_profile_detail() IS
 'the collector''s detailed wait profile: samples per database, backend type, wait event, role, and query id and pid when ordered_uuid.profile_queries / profile_pids are on; the rows of the view wait_profile_detail';
 
 CREATE VIEW wait_profile_detail AS
-    SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
-           queryid, pid, userid
-      FROM @extschema@.ordered_uuid_wait_profile_detail();
+	SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
+		   queryid, pid, userid
+	  FROM @extschema@.ordered_uuid_wait_profile_detail();
 
 COMMENT ON VIEW wait_profile_detail IS
 'wait_profile per role, query id (joinable to pg_stat_statements.queryid) and process, as ordered_uuid.profile_queries and profile_pids ask at server start';
 
 CREATE FUNCTION ordered_uuid_wait_history(
-    OUT sample_time timestamptz, OUT pid integer, OUT database name,
-    OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
-    OUT queryid bigint, OUT datid oid, OUT userid oid)
+	OUT sample_time timestamptz, OUT pid integer, OUT database name,
+	OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
+	OUT queryid bigint, OUT datid oid, OUT userid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_history'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -117,18 +117,18 @@ COMMENT ON FUNCTION ordered_uuid_wait_history() IS
 'the collector''s history ring: the last ordered_uuid.history_size samples, oldest first; the rows of the view wait_history';
 
 CREATE VIEW wait_history AS
-    SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
-           datid, userid
-      FROM @extschema@.ordered_uuid_wait_history();
+	SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
+		   datid, userid
+	  FROM @extschema@.ordered_uuid_wait_history();
 
 COMMENT ON VIEW wait_history IS
 'the most recent samples of every process''s wait state (ordered_uuid.history_size of them), oldest first';
 
 CREATE FUNCTION collector_detail_info(
-    OUT profile_queries boolean, OUT profile_pids boolean,
-    OUT detail_entries bigint, OUT detail_dropped bigint,
-    OUT history_size integer, OUT history_entries bigint,
-    OUT history_overwritten bigint)
+	OUT profile_queries boolean, OUT profile_pids boolean,
+	OUT detail_entries bigint, OUT detail_dropped bigint,
+	OUT history_size integer, OUT history_entries bigint,
+	OUT history_overwritten bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_detail_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -146,13 +146,22 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_striped_nextval(int) IS
 'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';
 
+-- uuid_version: the version of a UUID on 14-18 (core has it from 17 on)
+CREATE FUNCTION uuid_version(id uuid)
+RETURNS smallint
+AS 'MODULE_PATHNAME', 'uuid_version'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_version(uuid) IS
+'the version field of a UUID of the RFC 9562 variant (4 random, 7 time-ordered, 8 uuid_striped_nextval); NULL for other variants, as core''s uuid_extract_version on 17+';
+
 -- heap_locality on a Citus table: the rows are in its shards on the nodes,
 -- so it counts them there and adds up (same signature and result type).
 CREATE OR REPLACE FUNCTION heap_locality(rel regclass, key_column name,
-                              OUT keys bigint, OUT rows bigint,
-                              OUT rows_per_key float8, OUT blocks_per_key float8,
-                              OUT ideal_blocks_per_key float8, OUT amplification float8,
-                              OUT heap_blocks bigint, OUT tuples_per_page float8)
+							  OUT keys bigint, OUT rows bigint,
+							  OUT rows_per_key float8, OUT blocks_per_key float8,
+							  OUT ideal_blocks_per_key float8, OUT amplification float8,
+							  OUT heap_blocks bigint, OUT tuples_per_page float8)
 RETURNS record
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
@@ -179,26 +188,26 @@ BEGIN
 			USING ERRCODE = '42809';
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
-	               WHERE a.attrelid = rel AND a.attname = key_column
-	                 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+				   WHERE a.attrelid = rel AND a.attname = key_column
+					 AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
 			USING ERRCODE = '42703';
 	END IF;
 	-- (pg_dist_partition exists only with Citus: dynamic SQL)
 	IF EXISTS (SELECT 1 FROM pg_extension e WHERE e.extname = 'citus') THEN
 		EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition p'
-		        ' WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1)'
+				' WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1)'
 			INTO citus USING rel::oid;
 	END IF;
 
 	IF citus THEN
 		EXECUTE 'SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard s'
-		        ' WHERE s.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1'
-		        '   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_placement pl'
-		        '                   JOIN pg_catalog.pg_dist_node n ON n.groupid OPERATOR(pg_catalog.=) pl.groupid'
-		        '                  WHERE pl.shardid OPERATOR(pg_catalog.=) s.shardid'
-		        '                    AND pl.shardstate OPERATOR(pg_catalog.=) 1 AND n.isactive'
-		        '                    AND n.noderole OPERATOR(pg_catalog.=) ''primary'')'
+				' WHERE s.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1'
+				'   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_placement pl'
+				'                   JOIN pg_catalog.pg_dist_node n ON n.groupid OPERATOR(pg_catalog.=) pl.groupid'
+				'                  WHERE pl.shardid OPERATOR(pg_catalog.=) s.shardid'
+				'                    AND pl.shardstate OPERATOR(pg_catalog.=) 1 AND n.isactive'
+				'                    AND n.noderole OPERATOR(pg_catalog.=) ''primary'')'
 			INTO missing USING rel::oid;
 		IF missing > 0 THEN
 			RAISE EXCEPTION 'cannot read % shard(s) of "%": no active placement', missing, rel
@@ -209,15 +218,15 @@ BEGIN
 		-- per shard: rows, heap blocks, and the sum over its keys of their
 		-- blocks; %1$s is the shard (format), so a % in the key's name is doubled
 		src := 'SELECT t.' || replace(quote_ident(key_column), '%', '%%') || ' AS k,'
-		       ' t.tableoid::pg_catalog.oid::pg_catalog.int8 OPERATOR(pg_catalog.*) 4294967296'
-		       ' OPERATOR(pg_catalog.+) ((t.ctid::pg_catalog.text)::pg_catalog.point)[0]::pg_catalog.int8 AS b'
-		       ' FROM %1$s AS t WHERE t.' || replace(quote_ident(key_column), '%', '%%') || ' IS NOT NULL';
+			   ' t.tableoid::pg_catalog.oid::pg_catalog.int8 OPERATOR(pg_catalog.*) 4294967296'
+			   ' OPERATOR(pg_catalog.+) ((t.ctid::pg_catalog.text)::pg_catalog.point)[0]::pg_catalog.int8 AS b'
+			   ' FROM %1$s AS t WHERE t.' || replace(quote_ident(key_column), '%', '%%') || ' IS NOT NULL';
 		cmd := 'SELECT pg_catalog.concat_ws('' '', a.n, a.nb, b.snb)'
-		       ' FROM (SELECT pg_catalog.count(*) AS n, pg_catalog.count(DISTINCT s.b) AS nb'
-		       '         FROM (' || src || ') AS s) AS a,'
-		       '      (SELECT COALESCE(pg_catalog.sum(g.nb), 0) AS snb'
-		       '         FROM (SELECT pg_catalog.count(DISTINCT s.b) AS nb'
-		       '                 FROM (' || src || ') AS s GROUP BY s.k) AS g) AS b';
+			   ' FROM (SELECT pg_catalog.count(*) AS n, pg_catalog.count(DISTINCT s.b) AS nb'
+			   '         FROM (' || src || ') AS s) AS a,'
+			   '      (SELECT COALESCE(pg_catalog.sum(g.nb), 0) AS snb'
+			   '         FROM (SELECT pg_catalog.count(DISTINCT s.b) AS nb'
+			   '                 FROM (' || src || ') AS s GROUP BY s.k) AS g) AS b';
 		FOR shard IN EXECUTE
 			'WITH p AS ('
 			'  SELECT DISTINCT ON (s.shardid) s.shardid, n.nodename, n.nodeport'
@@ -244,7 +253,7 @@ BEGIN
 			IF NOT shard.success OR array_length(f, 1) IS DISTINCT FROM 3 THEN
 				RAISE EXCEPTION 'could not read a shard of "%" on node %:%', rel, shard.node, shard.port
 					USING ERRCODE = '08000',
-					      DETAIL = 'The node answered: ' || COALESCE(shard.result, '(nothing)');
+						  DETAIL = 'The node answered: ' || COALESCE(shard.result, '(nothing)');
 			END IF;
 			rows := rows + f[1]::bigint;
 			heap_blocks := heap_blocks + f[2]::bigint;
@@ -257,16 +266,16 @@ BEGIN
 		tuples_per_page := rows::float8 / heap_blocks;
 		-- rows per key over the whole table, through Citus
 		EXECUTE format('SELECT count(*), avg(n), avg(ceil(n / $1))'
-		               ' FROM (SELECT count(*)::float8 AS n FROM %2$s WHERE %1$I IS NOT NULL'
-		               '       GROUP BY %1$I) g', key_column, rel::text)
+					   ' FROM (SELECT count(*)::float8 AS n FROM %2$s WHERE %1$I IS NOT NULL'
+					   '       GROUP BY %1$I) g', key_column, rel::text)
 			INTO keys, rows_per_key, ideal_blocks_per_key
 			USING tuples_per_page;
 		blocks_per_key := key_blocks / keys;
 	ELSE
 		-- One row per heap row: its key and its heap block (tableoid, block).
 		src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
-		              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
-		              key_column, rel::text);
+					  ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+					  key_column, rel::text);
 
 		EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
 			INTO rows, heap_blocks;
@@ -277,8 +286,8 @@ BEGIN
 		tuples_per_page := rows::float8 / heap_blocks;
 
 		EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
-		               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
-		               '       FROM (%s) s GROUP BY k) g', src)
+					   ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+					   '       FROM (%s) s GROUP BY k) g', src)
 			INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
 			USING tuples_per_page;
 	END IF;

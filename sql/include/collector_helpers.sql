@@ -1,12 +1,13 @@
 --
--- Helpers of the collector's tests (sql/collector*.sql include this file):
+-- Helpers of the collector's preloaded suites (sql/collector.sql,
+-- collector_limits.sql and collector_detail.sql include this file):
 -- a connection string for dblink sessions as a given role, and waits that
 -- poll the collector's state (each gives up after ~30 s and says false).
 --
 CREATE FUNCTION pg_temp.connstr(role text DEFAULT current_user) RETURNS text LANGUAGE sql AS $$
 	SELECT 'host=' || current_setting('unix_socket_directories') ||
-	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||
-	       ' user=' || role
+		   ' port=' || current_setting('port') || ' dbname=' || current_database() ||
+		   ' user=' || role
 $$;
 
 -- until the worker has taken n more sampling rounds

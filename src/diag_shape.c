@@ -1,5 +1,6 @@
-/*----
- * index_shape.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_shape.c
  *	  index_shape(index regclass): the page-level shape of a B-tree (leaf and
  *	  internal pages, levels, leaf density and fragmentation), read through a
  *	  bulk-read ring so that it does not flood shared buffers.
@@ -10,7 +11,11 @@
  *
  * An index of a Citus table is an empty shell on the coordinator: its shape
  * is that of its shard indexes on the nodes, added up (citus.c).
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_shape.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
@@ -28,7 +33,7 @@
 
 #include "citus.h"
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(index_shape);
 
@@ -93,10 +98,7 @@ index_shape(PG_FUNCTION_ARGS)
 	Datum		values[7];
 	bool		nulls[7] = {false};
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("index must not be null")));
+	ou_check_not_null(fcinfo, 0, "index");
 	relid = PG_GETARG_OID(0);
 
 	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_STAT_SCAN_TABLES) &&

@@ -1,5 +1,6 @@
-/*----
- * explain_writes.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_explain_writes.c
  *	  explain_writes(statement): run one statement as the caller (like
  *	  EXPLAIN ANALYZE) and report what it wrote, per relation, from the WAL
  *	  records of this transaction in the LSN range of the statement, plus a
@@ -25,7 +26,11 @@
  * shards, not here: explain_writes refuses it (citus.c), before running it
  * when the query names a Citus table, after it (rolling it back) when it
  * reached the cluster another way.
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_explain_writes.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
@@ -40,9 +45,9 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "parser/parser.h"
+#include "portability/instr_time.h"
 #include "replication/slot.h"
 #include "storage/lwlock.h"
-#include "portability/instr_time.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -51,7 +56,8 @@
 
 #include "citus.h"
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "diag.h"
+#include "util.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(explain_writes);
@@ -196,10 +202,7 @@ explain_writes(PG_FUNCTION_ARGS)
 	bool		citus;
 
 	ou_check_wal_read_privilege("explain_writes");
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("statement must not be null")));
+	ou_check_not_null(fcinfo, 0, "statement");
 	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	/* One statement, as the name says: its writes are what the rows describe. */
 	nstmts = list_length(raw_parser(sql, RAW_PARSE_DEFAULT));
