@@ -536,7 +536,8 @@ ou_bench_measure(OuBenchRun *run, const char *index_name)
 /*
  * ou_bench_set_distributed
  *		The run's tables are Citus distributed tables: from now on MEASURE
- *		adds up the shards of an index on the nodes.
+ *		adds up the shards of an index on the nodes, and each transaction
+ *		of a RUN is a transaction block (bench_worker.c says why).
  */
 void
 ou_bench_set_distributed(OuBenchRun *run)

@@ -103,7 +103,8 @@ typedef struct OuBenchShared
 	int			per_xact;		/* RUN: executions per transaction */
 	bool		drop_schema;	/* DROP: the schema too, when it is empty then */
 	bool		distributed;	/* the scratch tables are Citus tables: MEASURE
-								 * adds up their shards (citus.c) */
+								 * adds up their shards (citus.c), RUN makes
+								 * each transaction a transaction block */
 	TimestampTz go_time;		/* RUN: when the command was broadcast */
 	char		schema[NAMEDATALEN];	/* the run's scratch schema */
 	char		extschema[NAMEDATALEN]; /* the extension's schema */
