@@ -82,6 +82,27 @@ ou_citus_spi_end(int nest)
 }
 
 /*
+ * ou_citus_listed
+ *		Whether query, a SELECT on one of Citus's catalogs with the OID id
+ *		as $1, returns a row.
+ */
+static bool
+ou_citus_listed(const char *query, Oid id)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1];
+	bool		found;
+	int			nest = ou_citus_spi_begin();
+
+	args[0] = ObjectIdGetDatum(id);
+	if (SPI_execute_with_args(query, 1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read Citus's catalog: %s", query);
+	found = SPI_processed > 0;
+	ou_citus_spi_end(nest);
+	return found;
+}
+
+/*
  * ou_citus_installed
  *		Whether the citus extension exists in this database.
  */
@@ -100,22 +121,11 @@ ou_citus_installed(void)
 bool
 ou_citus_table(Oid relid)
 {
-	Oid			argtypes[1] = {OIDOID};
-	Datum		args[1];
-	bool		found;
-	int			nest;
-
 	if (!OidIsValid(relid) || !ou_citus_installed())
 		return false;
-	nest = ou_citus_spi_begin();
-	args[0] = ObjectIdGetDatum(relid);
-	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
-							  " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1",
-							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read pg_dist_partition");
-	found = SPI_processed > 0;
-	ou_citus_spi_end(nest);
-	return found;
+	return ou_citus_listed("SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
+						   " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1",
+						   relid);
 }
 
 /*
@@ -369,20 +379,10 @@ ou_citus_check_explain_writes(const char *sql)
 static bool
 ou_citus_distributed_object(Oid relid)
 {
-	Oid			argtypes[1] = {OIDOID};
-	Datum		args[1];
-	bool		found;
-	int			nest = ou_citus_spi_begin();
-
-	args[0] = ObjectIdGetDatum(relid);
-	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_dist_object AS o"
-							  " WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
-							  "   AND o.objid OPERATOR(pg_catalog.=) $1",
-							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read pg_dist_object");
-	found = SPI_processed > 0;
-	ou_citus_spi_end(nest);
-	return found;
+	return ou_citus_listed("SELECT 1 FROM pg_catalog.pg_dist_object AS o"
+						   " WHERE o.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
+						   "   AND o.objid OPERATOR(pg_catalog.=) $1",
+						   relid);
 }
 
 /*
