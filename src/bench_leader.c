@@ -82,6 +82,7 @@ struct OuBenchRun
 	TimestampTz last_notice;
 };
 
+static char *ou_bench_vstmt(char mark, const char *fmt, va_list args) pg_attribute_printf(2, 0);
 static void ou_bench_on_detach(dsm_segment *seg, Datum arg);
 static void ou_bench_command(OuBenchRun *run, OuBenchCmd cmd);
 static void ou_bench_wait(OuBenchRun *run, int only_worker, int64 rows_total,
@@ -106,6 +107,33 @@ ou_bench_new_schema(uint64 *run_id)
 }
 
 /*
+ * ou_bench_vstmt
+ *		A statement for the workers: the mark saying how it runs, then the
+ *		text formatted like psprintf.
+ */
+static char *
+ou_bench_vstmt(char mark, const char *fmt, va_list args)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, mark);
+	for (;;)
+	{
+		va_list		ap;
+		int			needed;
+
+		va_copy(ap, args);
+		needed = appendStringInfoVA(&buf, fmt, ap);
+		va_end(ap);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&buf, needed);
+	}
+	return buf.data;
+}
+
+/*
  * ou_bench_stmt
  *		A statement for the workers, formatted like psprintf.  caller_path:
  *		it holds a caller's generator expression and runs under the caller's
@@ -116,23 +144,32 @@ ou_bench_new_schema(uint64 *run_id)
 char *
 ou_bench_stmt(bool caller_path, const char *fmt,...)
 {
-	StringInfoData buf;
+	va_list		ap;
+	char	   *stmt;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, caller_path ? OU_PATH_CALLER : OU_PATH_SAFE);
-	for (;;)
-	{
-		va_list		ap;
-		int			needed;
+	va_start(ap, fmt);
+	stmt = ou_bench_vstmt(caller_path ? OU_PATH_CALLER : OU_PATH_SAFE, fmt, ap);
+	va_end(ap);
+	return stmt;
+}
 
-		va_start(ap, fmt);
-		needed = appendStringInfoVA(&buf, fmt, ap);
-		va_end(ap);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&buf, needed);
-	}
-	return buf.data;
+/*
+ * ou_bench_stmt_toplevel
+ *		A statement of our own (pg_catalog, pg_temp) that the worker runs
+ *		as a top-level utility statement, not through SPI: VACUUM, which
+ *		refuses to run inside a function.  One statement, in a command
+ *		(ou_bench_sql) of its own or among others.
+ */
+char *
+ou_bench_stmt_toplevel(const char *fmt,...)
+{
+	va_list		ap;
+	char	   *stmt;
+
+	va_start(ap, fmt);
+	stmt = ou_bench_vstmt(OU_PATH_TOPLEVEL, fmt, ap);
+	va_end(ap);
+	return stmt;
 }
 
 /*
@@ -693,6 +730,49 @@ ou_bench_measure(OuBenchRun *run, const char *index_name)
 	ou_bench_command(run, OU_CMD_MEASURE);
 	ou_bench_wait(run, 0, 0, NULL, NULL, 0);
 	return run->sh->slots[0].shape;
+}
+
+/*
+ * ou_bench_values
+ *		Worker 1 runs query (from ou_bench_stmt, our own SQL), which must
+ *		return one row whose first nvalues columns are int8, and returns
+ *		them in values (NULL as 0).
+ */
+void
+ou_bench_values(OuBenchRun *run, const char *query, int64 *values, int nvalues)
+{
+	Assert(nvalues >= 1 && nvalues <= OU_BENCH_MAX_VALUES);
+	ou_bench_set_text(run, list_make1((char *) query));
+	run->sh->nvalues = nvalues;
+	ou_bench_command(run, OU_CMD_VALUES);
+	ou_bench_wait(run, 0, 0, NULL, NULL, 0);
+	memcpy(values, run->sh->slots[0].values, sizeof(int64) * nvalues);
+}
+
+/*
+ * ou_bench_read
+ *		Worker 1 measures a read statement (our own SQL, from ou_bench_stmt,
+ *		with one int8 parameter, the key; its first column an int8 that is
+ *		summed as rows): in one transaction it runs setup (SET LOCAL
+ *		statements; may be empty), reads sample keys evenly spaced over 0 ..
+ *		nkeys - 1 once to warm the cache, then reads them again, pass after
+ *		pass, until min_ms have passed.  counters is a one-row query of int8
+ *		columns (per-relation block counters, say) run before and after the
+ *		measured passes; their growth is returned with the reads, rows,
+ *		shared buffers used, time and the plan's scan node.
+ */
+OuBenchRead
+ou_bench_read(OuBenchRun *run, const char *setup, const char *counters, const char *query,
+			  int64 nkeys, int64 sample, int min_ms)
+{
+	Assert(nkeys >= 1 && sample >= 1 && sample <= nkeys);
+	ou_bench_set_text(run, list_make3((char *) setup, (char *) counters, (char *) query));
+	run->sh->read_keys = nkeys;
+	run->sh->read_sample = sample;
+	run->sh->read_ms = min_ms;
+	ou_bench_command(run, OU_CMD_READ);
+	ou_bench_wait(run, 0, 0, NULL, NULL, 0);
+	return run->sh->slots[0].read;
 }
 
 /*
