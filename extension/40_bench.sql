@@ -118,7 +118,7 @@ CREATE TYPE bench_locality_result AS (
 
 CREATE FUNCTION bench_locality(
 	groups int DEFAULT 1000,
-	rows_per_group int DEFAULT 500,
+	rows_per_group int DEFAULT 2000,
 	row_bytes int DEFAULT 120,
 	clients int DEFAULT 2,
 	sample_groups int DEFAULT 100,

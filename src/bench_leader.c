@@ -777,8 +777,8 @@ ou_bench_read(OuBenchRun *run, const char *setup, const char *counters, const ch
 
 /*
  * ou_bench_drop
- *		Worker 1 drops the tables and sequences of the run's schema whose
- *		names start with prefix.
+ *		Worker 1 drops the tables, materialized views and sequences of the
+ *		run's schema whose names start with prefix.
  */
 void
 ou_bench_drop(OuBenchRun *run, const char *prefix)

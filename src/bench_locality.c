@@ -266,6 +266,7 @@ bench_locality(PG_FUNCTION_ARGS)
 				ou_bench_prepare(run, insert, true);
 				load = ou_bench_exec(run, total, OU_LOCALITY_BATCH, OU_LOCALITY_PER_XACT,
 									 NULL, NULL, 0);
+				ou_bench_phase(run, "interleaved: analyzing the table");
 				ou_bench_sql(run, list_make1(ou_bench_stmt(false, "ANALYZE %s", qtbl)));
 			}
 			/* the copy is made: the interleaved table has served */

@@ -61,7 +61,7 @@ SELECT volatility_is('bench_multi_table', ARRAY['integer', 'integer', 'bigint', 
 
 SELECT has_function('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean']);
 SELECT is(pg_get_function_arguments('bench_locality(int, int, int, int, int, bool)'::regprocedure),
-	'groups integer DEFAULT 1000, rows_per_group integer DEFAULT 500, row_bytes integer DEFAULT 120, '
+	'groups integer DEFAULT 1000, rows_per_group integer DEFAULT 2000, row_bytes integer DEFAULT 120, '
 	'clients integer DEFAULT 2, sample_groups integer DEFAULT 100, keep boolean DEFAULT false',
 	'bench_locality arguments and defaults');
 SELECT function_returns('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean'],
