@@ -2,13 +2,10 @@
 #
 #   make && make install          build and install into the PostgreSQL that
 #                                 pg_config (or PG_CONFIG=...) names
+#   make install-test-module      install the test module the tests need
 #   make installcheck             pg_regress against a running server
-#   make installcheck-preload     the collector's tests, against a server with
-#                                 shared_preload_libraries = 'ordered_uuid'
-#   make installcheck-preload-limits  the collector's bounded-memory tests, with
-#                                 ordered_uuid.max_entries = 4 as well
-#   make installcheck-preload-detail  the detailed profile and history tests,
-#                                 with those parts on (scripts/test-one.sh)
+#   make installcheck-preload     the collector's suites, each in a temporary
+#                                 instance with its sql/NAME.conf (not as root)
 #   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle of the committed tree
@@ -28,33 +25,35 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 # Frozen install scripts of earlier releases and the upgrade scripts.
 DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
 
-# sql/collector*.sql need shared_preload_libraries = 'ordered_uuid';
-# sql/collector_limits*.sql also need ordered_uuid.max_entries = 4, and
-# sql/collector_detail*.sql the detailed profile and the history on
-# (scripts/test-one.sh starts a server for each set).
-ALL_PRELOAD_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector*.sql)))
-PRELOAD_LIMITS_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector_limits*.sql)))
-PRELOAD_DETAIL_TESTS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/collector_detail*.sql)))
-PRELOAD_TESTS = $(filter-out $(PRELOAD_LIMITS_TESTS) $(PRELOAD_DETAIL_TESTS),$(ALL_PRELOAD_TESTS))
-REGRESS = $(filter-out $(ALL_PRELOAD_TESTS),$(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql))))
+# pg_regress suites (sql/NAME.sql, expected/NAME.out), named by concern like
+# the C files (src/) and the pgTAP tests (test/): generators*, diag_*,
+# walscan, collector*, bench_*, upgrade.
+#
+# REGRESS: against a running server (make installcheck).  They need the
+# contrib modules dblink, pgstattuple and, on 15+, pg_walinspect, and the test
+# module (make install-test-module).
+REGRESS = generators generators_striped generators_time_keys \
+	diag_shape diag_splits diag_explain_writes diag_extend_waits walscan \
+	collector_not_preloaded bench_insert bench_load bench_security upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = results regression.diffs regression.out
+# PRELOAD_REGRESS: the collector's suites, which need the library preloaded.
+# make installcheck-preload runs each in a temporary instance that pg_regress
+# starts (--temp-instance) with the settings of sql/NAME.conf (--temp-config),
+# under CHECK_DIR; like initdb, it must not run as root.
+PRELOAD_REGRESS = collector collector_limits collector_detail
+CHECK_DIR ?= tmp_check
+
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check
 
 PG_CONFIG ?= pg_config
 
-ifneq ($(filter test demo meta check-meta,$(MAKECMDGOALS)),)
-# These set up everything themselves (including PostgreSQL): no PGXS needed.
-test:
-	./scripts/test.sh
-demo:
-	./scripts/demo.sh
-meta:
-	python3 scripts/meta.py --write $(EXTVERSION)
-check-meta:
-	python3 scripts/meta.py --check $(EXTVERSION)
-.PHONY: test demo meta check-meta
-else
+# test, demo, meta and check-meta set up everything themselves (test and demo
+# fetch PostgreSQL): PGXS is read only when some other goal, or none, is asked
+# for, so `make test` works without a pg_config and `make test installcheck`
+# works with one.
+NO_PGXS_GOALS = test demo meta check-meta
+ifeq ($(and $(MAKECMDGOALS),$(if $(filter-out $(NO_PGXS_GOALS),$(MAKECMDGOALS)),,only)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
 $(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see Installing in README.md))
@@ -68,22 +67,19 @@ $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION
 	sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) > $@
 
 installcheck-preload:
-	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_TESTS)
+	@status=0; for t in $(PRELOAD_REGRESS); do \
+		$(pg_regress_installcheck) $(REGRESS_OPTS) --no-locale --encoding=UTF8 \
+			--temp-instance='$(CHECK_DIR)/'$$t --temp-config='$(srcdir)/sql/'$$t.conf \
+			--outputdir='$(CHECK_DIR)/'$$t-out $$t || status=1; \
+	done; exit $$status
 
-installcheck-preload-limits:
-	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_LIMITS_TESTS)
+# The test module (test/module): C functions that only the tests use.
+install-test-module:
+	$(MAKE) -C test/module install PG_CONFIG='$(PG_CONFIG)'
 
-installcheck-preload-detail:
-	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PRELOAD_DETAIL_TESTS)
-
-print-preload-tests:
-	@echo $(PRELOAD_TESTS)
-
-print-preload-limits-tests:
-	@echo $(PRELOAD_LIMITS_TESTS)
-
-print-preload-detail-tests:
-	@echo $(PRELOAD_DETAIL_TESTS)
+clean: clean-test-module
+clean-test-module:
+	$(MAKE) -C test/module clean PG_CONFIG='$(PG_CONFIG)'
 
 # The bundle is `git archive` of a commit: files marked export-ignore in
 # .gitattributes (development only) stay out.  It is written under a temporary
@@ -105,6 +101,15 @@ dist:
 	@mv -f '$(DIST_ZIP).tmp' '$(DIST_ZIP)'
 	@echo "$(DIST_ZIP)"
 
-.PHONY: installcheck-preload installcheck-preload-limits installcheck-preload-detail \
-	print-preload-tests print-preload-limits-tests print-preload-detail-tests dist
+.PHONY: installcheck-preload install-test-module clean-test-module dist
 endif
+
+test:
+	./scripts/test.sh
+demo:
+	./scripts/demo.sh
+meta:
+	python3 scripts/meta.py --write $(EXTVERSION)
+check-meta:
+	python3 scripts/meta.py --check $(EXTVERSION)
+.PHONY: test demo meta check-meta

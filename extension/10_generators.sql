@@ -4,7 +4,7 @@
 -- The generators are not STRICT: a NULL argument is an error, never a NULL key.
 
 CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size int DEFAULT 65536,
-                                      block_count int DEFAULT 65536)
+									  block_count int DEFAULT 65536)
 RETURNS uuid
 AS 'MODULE_PATHNAME', 'uuid_sequence_nextval'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -13,7 +13,7 @@ COMMENT ON FUNCTION uuid_sequence_nextval(regclass, int, int) IS
 'block-prefixed UUID: the block id is (nextval(seq) - 1) / block_size, wrapping after block_count blocks';
 
 CREATE FUNCTION uuid_time_nextval(interval_length int DEFAULT 60,
-                                  interval_count int DEFAULT 65536)
+								  interval_count int DEFAULT 65536)
 RETURNS uuid
 AS 'MODULE_PATHNAME', 'uuid_time_nextval'
 LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -80,7 +80,7 @@ COMMENT ON FUNCTION uuid_v7_from_time(timestamptz) IS
 'a version 7 UUID of the time ts, with random bits';
 
 CREATE FUNCTION uuid_time_block_id(ts timestamptz, interval_length int DEFAULT 60,
-                                   interval_count int DEFAULT 65536)
+								   interval_count int DEFAULT 65536)
 RETURNS int
 AS 'MODULE_PATHNAME', 'uuid_time_block_id'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -89,8 +89,8 @@ COMMENT ON FUNCTION uuid_time_block_id(timestamptz, int, int) IS
 'the block id uuid_time_nextval(interval_length, interval_count) uses at the time ts';
 
 CREATE FUNCTION uuid_time_block_range(block int, interval_length int DEFAULT 60,
-                                      interval_count int DEFAULT 65536,
-                                      reference timestamptz DEFAULT now())
+									  interval_count int DEFAULT 65536,
+									  reference timestamptz DEFAULT now())
 RETURNS tstzrange
 AS 'MODULE_PATHNAME', 'uuid_time_block_range'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -11,9 +11,9 @@
 -- from PUBLIC and may be granted by a superuser.
 
 CREATE FUNCTION ordered_uuid_wait_profile(
-    OUT database name, OUT backend_type text, OUT wait_event_type text,
-    OUT wait_event text, OUT samples bigint, OUT est_time interval,
-    OUT datid oid)
+	OUT database name, OUT backend_type text, OUT wait_event_type text,
+	OUT wait_event text, OUT samples bigint, OUT est_time interval,
+	OUT datid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -22,16 +22,16 @@ COMMENT ON FUNCTION ordered_uuid_wait_profile() IS
 'the collector''s wait profile: samples per database, backend type and wait event (CPU = running, not waiting); the rows of the view wait_profile';
 
 CREATE VIEW wait_profile AS
-    SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid
-      FROM @extschema@.ordered_uuid_wait_profile();
+	SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid
+	  FROM @extschema@.ordered_uuid_wait_profile();
 
 COMMENT ON VIEW wait_profile IS
 'where every process spent its time since the last reset, sampled every ordered_uuid.sample_interval ms (est_time = samples x interval)';
 
 CREATE FUNCTION ordered_uuid_extend_lock_stats(
-    OUT relation regclass, OUT waits bigint, OUT samples bigint,
-    OUT est_wait_time interval, OUT max_waiters integer,
-    OUT last_wait timestamptz, OUT database name, OUT datid oid, OUT relid oid)
+	OUT relation regclass, OUT waits bigint, OUT samples bigint,
+	OUT est_wait_time interval, OUT max_waiters integer,
+	OUT last_wait timestamptz, OUT database name, OUT datid oid, OUT relid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_extend_lock_stats'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -40,16 +40,16 @@ COMMENT ON FUNCTION ordered_uuid_extend_lock_stats() IS
 'the collector''s relation extension lock statistics per relation; the rows of the view extend_lock_stats';
 
 CREATE VIEW extend_lock_stats AS
-    SELECT relation, waits, samples, est_wait_time, max_waiters, last_wait, database, datid, relid
-      FROM @extschema@.ordered_uuid_extend_lock_stats();
+	SELECT relation, waits, samples, est_wait_time, max_waiters, last_wait, database, datid, relid
+	  FROM @extschema@.ordered_uuid_extend_lock_stats();
 
 COMMENT ON VIEW extend_lock_stats IS
 'relation extension lock waits per relation since the last reset (relation is NULL for other databases and dropped relations: see datid, relid)';
 
 CREATE FUNCTION ordered_uuid_index_split_stats(
-    OUT index regclass, OUT leaf_splits bigint, OUT upper_splits bigint,
-    OUT root_splits bigint, OUT database name, OUT datid oid,
-    OUT tablespace oid, OUT relfilenode oid)
+	OUT index regclass, OUT leaf_splits bigint, OUT upper_splits bigint,
+	OUT root_splits bigint, OUT database name, OUT datid oid,
+	OUT tablespace oid, OUT relfilenode oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_index_split_stats'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -58,20 +58,20 @@ COMMENT ON FUNCTION ordered_uuid_index_split_stats() IS
 'the collector''s cumulative B-tree split counts per index, from following the WAL; the rows of the view index_split_stats';
 
 CREATE VIEW index_split_stats AS
-    SELECT index, leaf_splits, upper_splits, root_splits, database, datid, tablespace, relfilenode
-      FROM @extschema@.ordered_uuid_index_split_stats();
+	SELECT index, leaf_splits, upper_splits, root_splits, database, datid, tablespace, relfilenode
+	  FROM @extschema@.ordered_uuid_index_split_stats();
 
 COMMENT ON VIEW index_split_stats IS
 'B-tree page splits per index since the last reset (index is NULL for other databases and for relfilenodes that no longer map: see datid, relfilenode)';
 
 CREATE FUNCTION collector_info(
-    OUT worker_pid integer, OUT worker_started timestamptz,
-    OUT stats_reset timestamptz, OUT rounds bigint, OUT max_entries integer,
-    OUT profile_entries bigint, OUT profile_dropped bigint,
-    OUT extend_entries bigint, OUT extend_dropped bigint,
-    OUT split_entries bigint, OUT split_dropped bigint,
-    OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
-    OUT wal_skipped_bytes bigint)
+	OUT worker_pid integer, OUT worker_started timestamptz,
+	OUT stats_reset timestamptz, OUT rounds bigint, OUT max_entries integer,
+	OUT profile_entries bigint, OUT profile_dropped bigint,
+	OUT extend_entries bigint, OUT extend_dropped bigint,
+	OUT split_entries bigint, OUT split_dropped bigint,
+	OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
+	OUT wal_skipped_bytes bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -100,9 +100,9 @@ GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
 -- the caller is a member of that role or of pg_read_all_stats.
 
 CREATE FUNCTION ordered_uuid_wait_profile_detail(
-    OUT database name, OUT backend_type text, OUT wait_event_type text,
-    OUT wait_event text, OUT samples bigint, OUT est_time interval,
-    OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
+	OUT database name, OUT backend_type text, OUT wait_event_type text,
+	OUT wait_event text, OUT samples bigint, OUT est_time interval,
+	OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile_detail'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -111,17 +111,17 @@ COMMENT ON FUNCTION ordered_uuid_wait_profile_detail() IS
 'the collector''s detailed wait profile: samples per database, backend type, wait event, role, and query id and pid when ordered_uuid.profile_queries / profile_pids are on; the rows of the view wait_profile_detail';
 
 CREATE VIEW wait_profile_detail AS
-    SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
-           queryid, pid, userid
-      FROM @extschema@.ordered_uuid_wait_profile_detail();
+	SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
+		   queryid, pid, userid
+	  FROM @extschema@.ordered_uuid_wait_profile_detail();
 
 COMMENT ON VIEW wait_profile_detail IS
 'wait_profile per role, query id (joinable to pg_stat_statements.queryid) and process, as ordered_uuid.profile_queries and profile_pids ask at server start';
 
 CREATE FUNCTION ordered_uuid_wait_history(
-    OUT sample_time timestamptz, OUT pid integer, OUT database name,
-    OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
-    OUT queryid bigint, OUT datid oid, OUT userid oid)
+	OUT sample_time timestamptz, OUT pid integer, OUT database name,
+	OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
+	OUT queryid bigint, OUT datid oid, OUT userid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_history'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -130,18 +130,18 @@ COMMENT ON FUNCTION ordered_uuid_wait_history() IS
 'the collector''s history ring: the last ordered_uuid.history_size samples, oldest first; the rows of the view wait_history';
 
 CREATE VIEW wait_history AS
-    SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
-           datid, userid
-      FROM @extschema@.ordered_uuid_wait_history();
+	SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
+		   datid, userid
+	  FROM @extschema@.ordered_uuid_wait_history();
 
 COMMENT ON VIEW wait_history IS
 'the most recent samples of every process''s wait state (ordered_uuid.history_size of them), oldest first';
 
 CREATE FUNCTION collector_detail_info(
-    OUT profile_queries boolean, OUT profile_pids boolean,
-    OUT detail_entries bigint, OUT detail_dropped bigint,
-    OUT history_size integer, OUT history_entries bigint,
-    OUT history_overwritten bigint)
+	OUT profile_queries boolean, OUT profile_pids boolean,
+	OUT detail_entries bigint, OUT detail_dropped bigint,
+	OUT history_size integer, OUT history_entries bigint,
+	OUT history_overwritten bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_detail_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;

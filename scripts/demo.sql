@@ -18,16 +18,16 @@ $$ SELECT rtrim(regexp_replace(t, '(.{1,79})( +|$)', E'\\1\n', 'g'), E'\n') $$;
 \echo 'B-tree on them is appended to at one place instead of being written all over.'
 \echo
 SELECT n,
-       uuid_sequence_nextval('demo_seq', 4, 65536) AS "uuid_sequence_nextval(seq, 4)",
-       uuid_time_nextval() AS "uuid_time_nextval()"
+	   uuid_sequence_nextval('demo_seq', 4, 65536) AS "uuid_sequence_nextval(seq, 4)",
+	   uuid_time_nextval() AS "uuid_time_nextval()"
 FROM generate_series(1, 8) AS n;
 SELECT n,
-       uuid_v7_nextval() AS "uuid_v7_nextval()",
-       gen_random_uuid() AS "gen_random_uuid() (random)"
+	   uuid_v7_nextval() AS "uuid_v7_nextval()",
+	   gen_random_uuid() AS "gen_random_uuid() (random)"
 FROM generate_series(1, 8) AS n;
 
 SELECT uuid_v7_time(uuid_v7_nextval()) AS "uuid_v7_time(uuid_v7_nextval())",
-       uuid_block_id(uuid_sequence_nextval('demo_seq', 4, 65536)) AS "uuid_block_id(next value)";
+	   uuid_block_id(uuid_sequence_nextval('demo_seq', 4, 65536)) AS "uuid_block_id(next value)";
 
 \echo
 \echo '== 2. Random vs ordered primary keys, side by side (bench_insert) ============='
@@ -39,9 +39,9 @@ SELECT uuid_v7_time(uuid_v7_nextval()) AS "uuid_v7_time(uuid_v7_nextval())",
 \pset tuples_only on
 \pset format unaligned
 SELECT pg_temp.wrap(format('Setup: PostgreSQL %s, shared_buffers %s, %s measured rows per generator, '
-                           '%s clients, tables prefilled with %s rows.',
-                           current_setting('server_version'), current_setting('shared_buffers'),
-                           :rows, :clients, :prefill));
+						   '%s clients, tables prefilled with %s rows.',
+						   current_setting('server_version'), current_setting('shared_buffers'),
+						   :rows, :clients, :prefill));
 \pset tuples_only off
 \pset format aligned
 \echo

@@ -6,7 +6,9 @@
 -- catalog for scratch tables left behind, and a log table written by a
 -- generator itself for the role it ran as.
 --
-CREATE EXTENSION pgstattuple;
+SET client_min_messages = warning;	-- whether or not an earlier test made it
+CREATE EXTENSION IF NOT EXISTS pgstattuple;
+RESET client_min_messages;
 
 -- Run a statement, return its SQLSTATE and message instead of failing.
 CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
@@ -223,4 +225,3 @@ DROP TABLE bench_secret, bench_who;
 DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_bench_alice', current_database()); END $$;
 DROP ROLE regress_bench_alice, regress_bench_nologin;
 DROP VIEW bench_leftovers;
-DROP EXTENSION pgstattuple;

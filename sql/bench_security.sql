@@ -164,8 +164,8 @@ RESET client_min_messages;
 -- left once bench_cleanup() has run.
 CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
 	SELECT 'host=' || current_setting('unix_socket_directories') ||
-	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||
-	       ' user=' || current_user
+		   ' port=' || current_setting('port') || ' dbname=' || current_database() ||
+		   ' user=' || current_user
 $$;
 CREATE FUNCTION pg_temp.kill_leader_of(clients int) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
@@ -176,7 +176,7 @@ BEGIN
 		format('SELECT * FROM public.bench_insert(ARRAY[''gen_random_uuid()''], 1000000000, clients => %s)', clients));
 	FOR i IN 1..600 LOOP
 		EXIT WHEN (SELECT count(*) FROM pg_stat_activity
-		            WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE '%inserting%') >= clients;
+					WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE '%inserting%') >= clients;
 		PERFORM pg_sleep(0.05);
 		PERFORM pg_stat_clear_snapshot();
 	END LOOP;
@@ -186,7 +186,7 @@ BEGIN
 	-- wait for the workers to go, then clean up until nothing is left
 	FOR i IN 1..600 LOOP
 		IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-		                WHERE backend_type = 'ordered_uuid bench worker' OR query LIKE 'bench\_insert:%') THEN
+						WHERE backend_type = 'ordered_uuid bench worker' OR query LIKE 'bench\_insert:%') THEN
 			PERFORM public.bench_cleanup();
 		END IF;
 		SELECT count(*) INTO left_over FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_run\_%';
@@ -212,8 +212,8 @@ BEGIN
 	PERFORM dblink_send_query('leader', 'SELECT * FROM public.bench_multi_table(5000, 2, 10)');
 	FOR i IN 1..600 LOOP
 		EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
-		                   WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE 'CREATE TABLE%')
-		      AND (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker') = 2;
+						   WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE 'CREATE TABLE%')
+			  AND (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker') = 2;
 		PERFORM pg_sleep(0.05);
 		PERFORM pg_stat_clear_snapshot();
 	END LOOP;
@@ -236,7 +236,7 @@ SELECT pg_temp.kill_idle_worker() AS worker_death;
 DO $$ BEGIN
 	FOR i IN 1..600 LOOP
 		EXIT WHEN NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker')
-		      AND NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%');
+			  AND NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%');
 		PERFORM pg_sleep(0.05);
 		PERFORM pg_stat_clear_snapshot();
 	END LOOP;

@@ -1,6 +1,6 @@
 --
 -- The collector, on a server with shared_preload_libraries = 'ordered_uuid'
--- (scripts/test-one.sh, make installcheck-preload).  Other sessions come
+-- (sql/collector.conf, make installcheck-preload).  Other sessions come
 -- from dblink.  Nothing printed depends on timing: only booleans, counts and
 -- relation names, each checked against an independent measurement.
 --
@@ -55,7 +55,7 @@ SELECT * FROM dblink_get_result('waiter') AS t(secs float8);	-- end of the resul
 SELECT pg_temp.wait_rounds(3) AS sampled_after_wait;
 SELECT secs BETWEEN 1.5 AND 10 AS waited_about_2s FROM real_wait;
 SELECT p.backend_type, p.wait_event_type, p.wait_event,
-       extract(epoch FROM p.est_time) / w.secs BETWEEN 0.75 AND 1.25 AS est_time_within_25pct
+	   extract(epoch FROM p.est_time) / w.secs BETWEEN 0.75 AND 1.25 AS est_time_within_25pct
   FROM wait_profile p, real_wait w
  WHERE p.database = current_database() AND p.wait_event_type = 'Lock' AND p.wait_event = 'advisory';
 -- Running on CPU: this session computes for 0.5 s (without a wait event).
@@ -74,7 +74,7 @@ SELECT est_time BETWEEN interval '0.3 s' AND interval '10 s' AS cpu_time_seen
  WHERE database = current_database() AND backend_type = 'client backend' AND wait_event_type = 'CPU';
 -- the rest of the profile is plausible: processes without a database
 SELECT count(*) FILTER (WHERE database IS NULL AND backend_type = 'checkpointer') = 1 AS checkpointer_row,
-       bool_and(samples > 0 AND est_time > '0'::interval) AS all_positive
+	   bool_and(samples > 0 AND est_time > '0'::interval) AS all_positive
   FROM wait_profile;
 
 --
@@ -99,19 +99,19 @@ SELECT * FROM dblink_get_result('b4') AS t(x text);
 SELECT count(*) FROM bulk;
 SELECT pg_temp.wait_rounds(2) AS sampled_after_load;
 SELECT coalesce(bool_and(relation = 'bulk'::regclass), true) AS only_bulk,
-       count(*) > 0 OR current_setting('server_version_num')::int >= 160000 AS waits_seen_where_expected,
-       coalesce(bool_and(waits BETWEEN 1 AND samples), true) AS episodes_le_samples,
-       coalesce(bool_and(max_waiters BETWEEN 1 AND 4), true) AS max_waiters_below_sessions,
-       coalesce(bool_and(last_wait BETWEEN :'t0' AND now()), true) AS last_wait_in_run,
-       coalesce(bool_and(est_wait_time > '0'::interval), true) AS est_positive,
-       coalesce(bool_and(database = current_database()), true) AS database_named
+	   count(*) > 0 OR current_setting('server_version_num')::int >= 160000 AS waits_seen_where_expected,
+	   coalesce(bool_and(waits BETWEEN 1 AND samples), true) AS episodes_le_samples,
+	   coalesce(bool_and(max_waiters BETWEEN 1 AND 4), true) AS max_waiters_below_sessions,
+	   coalesce(bool_and(last_wait BETWEEN :'t0' AND now()), true) AS last_wait_in_run,
+	   coalesce(bool_and(est_wait_time > '0'::interval), true) AS est_positive,
+	   coalesce(bool_and(database = current_database()), true) AS database_named
   FROM extend_lock_stats WHERE datid = (SELECT oid FROM pg_database WHERE datname = current_database());
 -- the profile saw the same waits (Lock / extend), at least as many samples
 SELECT coalesce((SELECT sum(samples) FROM wait_profile
-                  WHERE wait_event_type = 'Lock' AND wait_event = 'extend'
-                    AND database = current_database()), 0)
-       >= coalesce((SELECT sum(samples) FROM extend_lock_stats WHERE relation = 'bulk'::regclass), 0)
-       AS profile_agrees;
+				  WHERE wait_event_type = 'Lock' AND wait_event = 'extend'
+					AND database = current_database()), 0)
+	   >= coalesce((SELECT sum(samples) FROM extend_lock_stats WHERE relation = 'bulk'::regclass), 0)
+	   AS profile_agrees;
 SELECT dblink_disconnect('b' || i) FROM generate_series(1, 4) i;
 
 --
@@ -125,9 +125,9 @@ INSERT INTO split_t SELECT gen_random_uuid(), g FROM generate_series(1, 30000) g
 SELECT pg_current_wal_flush_lsn() AS lsn1 \gset
 SELECT pg_temp.wait_wal(:'lsn1') AS collector_caught_up;
 SELECT s.index, s.leaf_splits = w.leaf_splits AS leaf_equal,
-       s.upper_splits = w.upper_splits AS upper_equal,
-       s.root_splits = w.root_splits AS root_equal,
-       s.leaf_splits > 50 AS many_leaf_splits
+	   s.upper_splits = w.upper_splits AS upper_equal,
+	   s.root_splits = w.root_splits AS root_equal,
+	   s.leaf_splits > 50 AS many_leaf_splits
   FROM index_split_stats s
   JOIN index_splits(:'lsn0') w ON w.index = s.index
  WHERE s.index IN ('split_t_pkey'::regclass, 'split_t_n'::regclass)
@@ -147,7 +147,7 @@ BEGIN
 	FOR i IN 1..300 LOOP
 		PERFORM pg_stat_clear_snapshot();
 		IF EXISTS (SELECT FROM collector_info() c JOIN pg_stat_activity a ON a.pid = c.worker_pid
-		            WHERE c.worker_pid <> old) THEN
+					WHERE c.worker_pid <> old) THEN
 			RETURN true;
 		END IF;
 		PERFORM pg_sleep(0.1);

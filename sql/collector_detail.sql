@@ -2,8 +2,8 @@
 -- The collector's detailed wait profile and history ring, on a server
 -- started with shared_preload_libraries = 'ordered_uuid',
 -- ordered_uuid.profile_queries = on, ordered_uuid.profile_pids = on and
--- ordered_uuid.history_size = 500 (scripts/test-one.sh, make
--- installcheck-preload-detail).  compute_query_id is left at its default,
+-- ordered_uuid.history_size = 500 (sql/collector_detail.conf, make
+-- installcheck-preload).  compute_query_id is left at its default,
 -- auto: profile_queries asks core for query ids.  Other sessions come from
 -- dblink; their pids and query ids, read from pg_stat_activity while they
 -- run, are the independent measurement.  Only booleans and counts printed.
@@ -30,7 +30,7 @@ END $$;
 
 SELECT name, setting, context FROM pg_settings
  WHERE name IN ('ordered_uuid.profile_queries', 'ordered_uuid.profile_pids',
-                'ordered_uuid.history_size', 'compute_query_id')
+				'ordered_uuid.history_size', 'compute_query_id')
  ORDER BY name;
 SELECT profile_queries, profile_pids, history_size FROM collector_detail_info();
 -- the two parts exist in shared memory
@@ -54,24 +54,24 @@ SELECT dblink_send_query('waiter', 'SELECT pg_advisory_lock(4343)');
 SELECT query_id AS sleep_qid FROM pg_temp.wait_event_of(:sleeper_pid, 'PgSleep') \gset
 SELECT query_id AS lock_qid FROM pg_temp.wait_event_of(:waiter_pid, 'advisory') \gset
 SELECT :'sleep_qid' <> '' AND :'lock_qid' <> '' AS query_ids_computed_with_auto,
-       :'sleep_qid' <> :'lock_qid' AS distinct_statements;
+	   :'sleep_qid' <> :'lock_qid' AS distinct_statements;
 SELECT pg_temp.wait_rounds(20) AS sampled_during_waits;
 
 -- the history saw both, with their pid and query id, while they waited
 SELECT bool_or(pid = :sleeper_pid AND queryid = :sleep_qid AND wait_event = 'PgSleep') AS history_has_sleep,
-       bool_or(pid = :waiter_pid AND queryid = :lock_qid AND wait_event_type = 'Lock'
-               AND wait_event = 'advisory') AS history_has_lock_wait,
-       -- (a round that began just before the reset may write after it)
-       bool_and(sample_time BETWEEN timestamptz :'t0' - interval '1 s' AND clock_timestamp())
-           AS history_times_in_run,
-       bool_and(database IS NOT DISTINCT FROM (SELECT datname FROM pg_database d WHERE d.oid = datid)
-                AND (datid = 0) = (database IS NULL)) AS history_database_named
+	   bool_or(pid = :waiter_pid AND queryid = :lock_qid AND wait_event_type = 'Lock'
+			   AND wait_event = 'advisory') AS history_has_lock_wait,
+	   -- (a round that began just before the reset may write after it)
+	   bool_and(sample_time BETWEEN timestamptz :'t0' - interval '1 s' AND clock_timestamp())
+		   AS history_times_in_run,
+	   bool_and(database IS NOT DISTINCT FROM (SELECT datname FROM pg_database d WHERE d.oid = datid)
+				AND (datid = 0) = (database IS NULL)) AS history_database_named
   FROM wait_history;
 -- oldest first
 SELECT bool_and(sample_time >= prev) AS history_in_time_order
   FROM (SELECT sample_time, lag(sample_time) OVER (ORDER BY n) AS prev
-          FROM ordered_uuid_wait_history() WITH ORDINALITY AS h(sample_time, pid, database,
-               backend_type, wait_event_type, wait_event, queryid, datid, userid, n)) o
+		  FROM ordered_uuid_wait_history() WITH ORDINALITY AS h(sample_time, pid, database,
+			   backend_type, wait_event_type, wait_event, queryid, datid, userid, n)) o
  WHERE prev IS NOT NULL;
 
 SELECT * FROM dblink_get_result('sleeper') AS t(x text);
@@ -83,8 +83,8 @@ SELECT pg_temp.wait_rounds(3) AS sampled_after;
 
 -- one row per statement, each with its event and its process
 SELECT wait_event_type, wait_event, pid = :sleeper_pid AS sleeper_pid,
-       est_time BETWEEN interval '1.1 s' AND interval '3 s' AS est_time_about_1_5s,
-       userid = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS userid_is_role
+	   est_time BETWEEN interval '1.1 s' AND interval '3 s' AS est_time_about_1_5s,
+	   userid = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS userid_is_role
   FROM wait_profile_detail WHERE queryid = :sleep_qid AND wait_event_type <> 'CPU';
 SELECT wait_event_type, wait_event, pid = :waiter_pid AS waiter_pid
   FROM wait_profile_detail WHERE queryid = :lock_qid AND wait_event_type <> 'CPU';
@@ -116,15 +116,15 @@ SELECT pg_reload_conf();
 SELECT pg_temp.wait_asleep() AS worker_asleep;
 SELECT count(*) AS keys_that_differ
   FROM (SELECT datid, backend_type, wait_event_type, wait_event, sum(samples) AS samples,
-               sum(est_time) AS est_time
-          FROM wait_profile_detail GROUP BY 1, 2, 3, 4) d
+			   sum(est_time) AS est_time
+		  FROM wait_profile_detail GROUP BY 1, 2, 3, 4) d
   FULL JOIN wait_profile p USING (datid, backend_type, wait_event_type, wait_event)
  WHERE d.samples IS DISTINCT FROM p.samples OR d.est_time IS DISTINCT FROM p.est_time;
 SELECT detail_entries = (SELECT count(*) FROM wait_profile_detail) AS detail_entries_counted,
-       detail_dropped = 0 AS nothing_dropped,
-       history_entries = (SELECT count(*) FROM wait_history) AS history_entries_counted,
-       history_entries = 500 AS history_full,
-       history_overwritten > 0 AS history_overwritten
+	   detail_dropped = 0 AS nothing_dropped,
+	   history_entries = (SELECT count(*) FROM wait_history) AS history_entries_counted,
+	   history_entries = 500 AS history_full,
+	   history_overwritten > 0 AS history_overwritten
   FROM collector_detail_info();
 -- a reset empties both
 SELECT ordered_uuid_reset();

@@ -1,7 +1,7 @@
 --
 -- The collector's memory is bounded: this file runs on a server started
 -- with ordered_uuid.max_entries = 4, the detailed profile on and a history
--- ring of 8 samples (scripts/test-one.sh, make installcheck-preload-limits).
+-- ring of 8 samples (sql/collector_limits.conf, make installcheck-preload).
 -- Keys beyond the limit are counted as dropped, the ring overwrites its
 -- oldest samples; nothing grows, nothing crashes, reset frees the entries.
 --
@@ -43,10 +43,10 @@ SELECT count(*) AS split_rows FROM index_split_stats;
 -- the rest dropped and counted.  The ring holds its last 8 samples and
 -- counts those it overwrote.
 SELECT current_setting('ordered_uuid.profile_pids') AS profile_pids,
-       current_setting('ordered_uuid.history_size') AS history_size;
+	   current_setting('ordered_uuid.history_size') AS history_size;
 SELECT pg_temp.wait_rounds(5) AS sampled_detail;
 SELECT detail_entries, detail_dropped > 0 AS detail_dropped,
-       history_entries, history_overwritten > 0 AS history_overwritten
+	   history_entries, history_overwritten > 0 AS history_overwritten
   FROM collector_detail_info();
 SELECT count(*) AS detail_rows, count(DISTINCT pid) <= 4 AS pids_bounded FROM wait_profile_detail;
 SELECT count(*) AS history_rows FROM wait_history;

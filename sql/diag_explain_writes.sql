@@ -28,22 +28,22 @@ SELECT relation, kind FROM ew_rand_w WHERE kind <> 'catalog' ORDER BY kind, rela
 -- Index: leaf_splits = leaf_pages - 1; every page but the metapage was
 -- initialised once (new root, right halves of splits).  Total: the rows.
 SELECT w.wal_records = 20000 AS heap_records,
-       w.blocks_added = pg_relation_size('ew_rand') / current_setting('block_size')::int AS heap_blocks,
-       i.leaf_splits = p.leaf_pages - 1 AS leaf_splits_ok,
-       i.upper_splits = p.internal_pages - p.tree_level AS upper_splits_ok,
-       i.blocks_added = p.leaf_pages + p.internal_pages AS index_blocks,
-       t.rows = 20000 AS total_rows,
-       t.wal_records >= w.wal_records + i.wal_records AS total_covers,
-       t.wal_bytes >= w.wal_bytes + i.wal_bytes AS total_bytes_cover,
-       t.leaf_splits = i.leaf_splits AS total_splits,
-       t.seconds >= 0 AND t.seconds::numeric = round(t.seconds::numeric, 3) AS seconds_ms,
-       t.shared_blks_dirtied > 0 AS buffers
+	   w.blocks_added = pg_relation_size('ew_rand') / current_setting('block_size')::int AS heap_blocks,
+	   i.leaf_splits = p.leaf_pages - 1 AS leaf_splits_ok,
+	   i.upper_splits = p.internal_pages - p.tree_level AS upper_splits_ok,
+	   i.blocks_added = p.leaf_pages + p.internal_pages AS index_blocks,
+	   t.rows = 20000 AS total_rows,
+	   t.wal_records >= w.wal_records + i.wal_records AS total_covers,
+	   t.wal_bytes >= w.wal_bytes + i.wal_bytes AS total_bytes_cover,
+	   t.leaf_splits = i.leaf_splits AS total_splits,
+	   t.seconds >= 0 AND t.seconds::numeric = round(t.seconds::numeric, 3) AS seconds_ms,
+	   t.shared_blks_dirtied > 0 AS buffers
 FROM ew_rand_w AS w, ew_rand_w AS i, ew_rand_w AS t, pgstatindex('ew_rand_idx') AS p
 WHERE w.relation = 'ew_rand'::regclass AND i.relation = 'ew_rand_idx'::regclass AND t.kind = 'total';
 -- The same for monotonic keys; and random keys split more.
 SELECT i.leaf_splits = p.leaf_pages - 1 AS leaf_splits_ok,
-       i.blocks_added = p.leaf_pages + p.internal_pages AS index_blocks,
-       r.leaf_splits > i.leaf_splits AS random_splits_more
+	   i.blocks_added = p.leaf_pages + p.internal_pages AS index_blocks,
+	   r.leaf_splits > i.leaf_splits AS random_splits_more
 FROM ew_mono_w AS i, ew_rand_w AS r, pgstatindex('ew_mono_idx') AS p
 WHERE i.relation = 'ew_mono_idx'::regclass AND r.relation = 'ew_rand_idx'::regclass;
 
@@ -55,8 +55,8 @@ SELECT * FROM explain_writes('INSERT INTO ew_rand SELECT gen_random_uuid() FROM 
 CREATE TEMP TABLE ew_mono_fpi AS
 SELECT * FROM explain_writes('INSERT INTO ew_mono SELECT uuid_v7_nextval() FROM generate_series(1, 2000)');
 SELECT r.wal_fpi > 10 * greatest(m.wal_fpi, 1) AS random_far_more_fpi,
-       r.wal_fpi >= 20 AS random_fpi_many,
-       rt.wal_fpi >= r.wal_fpi AS total_counts_fpi
+	   r.wal_fpi >= 20 AS random_fpi_many,
+	   rt.wal_fpi >= r.wal_fpi AS total_counts_fpi
 FROM ew_rand_fpi AS r, ew_mono_fpi AS m, ew_rand_fpi AS rt
 WHERE r.relation = 'ew_rand_idx'::regclass AND m.relation = 'ew_mono_idx'::regclass
   AND rt.kind = 'total';
@@ -101,9 +101,9 @@ END
 $$;
 SELECT pg_advisory_lock(4711);
 SELECT dblink_connect('ew_other', format('dbname=%s user=%s host=%s port=%s', current_database(),
-       current_user, current_setting('unix_socket_directories'), current_setting('port')));
+	   current_user, current_setting('unix_socket_directories'), current_setting('port')));
 SELECT dblink_send_query('ew_other', $$INSERT INTO ew_other SELECT g FROM generate_series(1, 100000) AS g
-                                       WHERE g <> 10 OR pg_advisory_lock(4711) IS NOT NULL$$);
+									   WHERE g <> 10 OR pg_advisory_lock(4711) IS NOT NULL$$);
 DO $$
 BEGIN
 	FOR i IN 1..3000 LOOP
@@ -113,10 +113,10 @@ BEGIN
 END
 $$;
 SELECT count(*) FILTER (WHERE relation = 'ew_other'::regclass) AS other_rows,
-       sum(wal_records) FILTER (WHERE relation = 'ew_mono'::regclass) AS own_heap_records,
-       sum(rows) AS rows
+	   sum(wal_records) FILTER (WHERE relation = 'ew_mono'::regclass) AS own_heap_records,
+	   sum(rows) AS rows
 FROM explain_writes($$INSERT INTO ew_mono SELECT uuid_v7_nextval() FROM generate_series(1, 20000) AS g
-                      WHERE g <> 10 OR (pg_advisory_unlock(4711) AND pg_temp.wait_size('ew_other', 50))$$);
+					  WHERE g <> 10 OR (pg_advisory_unlock(4711) AND pg_temp.wait_size('ew_other', 50))$$);
 SELECT * FROM dblink_get_result('ew_other') AS t(status text);
 SELECT dblink_disconnect('ew_other');
 

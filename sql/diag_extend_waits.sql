@@ -2,7 +2,7 @@
 --
 -- Relation extension waits are short and, on PG16+, rare; to make the test
 -- deterministic on every version a helper session holds ext_t's extension
--- lock (test-only C function in the library, not in the extension script)
+-- lock (a C function of the test module, test/module, not of the extension)
 -- until two bulk inserts, in two more sessions, queue for it -- they are real
 -- waiters: each must extend the empty table.  The view is then read from
 -- this session, as a superuser and as an ordinary role.
@@ -17,7 +17,7 @@ RESET client_min_messages;
 \set VERBOSITY sqlstate
 CREATE SCHEMA diag_test;
 CREATE FUNCTION diag_test.hold_extension_lock(rel regclass, waiters int, linger_ms int, timeout_ms int)
-RETURNS int AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C STRICT;
+RETURNS int AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C STRICT;
 CREATE TABLE ext_t (id int, pad text) WITH (autovacuum_enabled = off);
 CREATE TABLE ext_other (id int) WITH (autovacuum_enabled = off);
 CREATE ROLE regress_diag_watcher;
@@ -30,12 +30,12 @@ GRANT INSERT ON seen_plain TO regress_diag_watcher;
 SELECT count(*) AS waiters_before FROM extend_lock_waits WHERE relation IN ('ext_t'::regclass, 'ext_other'::regclass);
 
 SELECT format('dbname=%s user=%s host=%s port=%s', current_database(), current_user,
-              current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
+			  current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
 SELECT dblink_connect('holder', :'conn'), dblink_connect('w1', :'conn'), dblink_connect('w2', :'conn');
 SELECT w1.pid AS w1_pid, w2.pid AS w2_pid, h.pid AS holder_pid
 FROM dblink('w1', 'SELECT pg_backend_pid()') AS w1(pid int),
-     dblink('w2', 'SELECT pg_backend_pid()') AS w2(pid int),
-     dblink('holder', 'SELECT pg_backend_pid()') AS h(pid int) \gset
+	 dblink('w2', 'SELECT pg_backend_pid()') AS w2(pid int),
+	 dblink('holder', 'SELECT pg_backend_pid()') AS h(pid int) \gset
 
 -- The holder takes the lock and keeps it until 2 waiters queue (+3 s).
 SELECT dblink_send_query('holder', 'SELECT diag_test.hold_extension_lock(''ext_t'', 2, 3000, 60000)');
@@ -43,7 +43,7 @@ DO $$
 BEGIN
 	FOR i IN 1..6000 LOOP
 		EXIT WHEN EXISTS (SELECT 1 FROM pg_locks
-		                  WHERE locktype = 'extend' AND relation = 'ext_t'::regclass AND granted);
+						  WHERE locktype = 'extend' AND relation = 'ext_t'::regclass AND granted);
 		PERFORM pg_sleep(0.01);
 	END LOOP;
 END
@@ -71,17 +71,17 @@ BEGIN
 END
 $$;
 SELECT count(*) AS waiters,
-       count(*) FILTER (WHERE relation = 'ext_t'::regclass) AS on_ext_t,
-       bool_and(pid IN (:w1_pid, :w2_pid)) AS right_pids,
-       bool_and(:holder_pid = ANY (blocked_by) AND blocked_by <@ ARRAY[:holder_pid, :w1_pid, :w2_pid]) AS blocked_by_holder,
-       bool_and(waiting >= interval '0') AS waiting_ok,
-       bool_and(backend_type = 'client backend') AS backend_type_ok,
-       bool_and(query LIKE 'INSERT INTO ext_t %') AS query_shown,
-       bool_and(wait_event_type = 'Lock' AND wait_event = 'extend') AS wait_event_ok
+	   count(*) FILTER (WHERE relation = 'ext_t'::regclass) AS on_ext_t,
+	   bool_and(pid IN (:w1_pid, :w2_pid)) AS right_pids,
+	   bool_and(:holder_pid = ANY (blocked_by) AND blocked_by <@ ARRAY[:holder_pid, :w1_pid, :w2_pid]) AS blocked_by_holder,
+	   bool_and(waiting >= interval '0') AS waiting_ok,
+	   bool_and(backend_type = 'client backend') AS backend_type_ok,
+	   bool_and(query LIKE 'INSERT INTO ext_t %') AS query_shown,
+	   bool_and(wait_event_type = 'Lock' AND wait_event = 'extend') AS wait_event_ok
 FROM seen;
 -- An ordinary role sees the waits but not other users' queries.
 SELECT count(*) AS plain_waiters,
-       bool_and(query = '<insufficient privilege>') AS query_hidden
+	   bool_and(query = '<insufficient privilege>') AS query_hidden
 FROM seen_plain WHERE relation = 'ext_t'::regclass;
 
 -- Everybody finishes; the inserts went through.

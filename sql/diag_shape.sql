@@ -16,16 +16,16 @@ CREATE FUNCTION pg_temp.shape_agrees(idx regclass) RETURNS TABLE (
 	pages_ok boolean, levels_ok boolean, density_ok boolean, fragmentation_ok boolean, deleted_ok boolean)
 LANGUAGE sql AS $$
 	SELECT s.leaf_pages = p.leaf_pages AND s.internal_pages = p.internal_pages,
-	       s.levels = CASE WHEN p.root_block_no = 0 THEN 0 ELSE p.tree_level + 1 END,
-	       -- pgstatindex before PG18 leaves one line pointer per page out
-	       -- of the free space (<= 0.05 points); both round to 2 decimals.
-	       coalesce(abs(s.avg_leaf_density::numeric -
-	         (CASE WHEN p.avg_leaf_density = 'NaN' THEN NULL ELSE p.avg_leaf_density::numeric END)) <= 0.06
-	         AND s.avg_leaf_density::numeric = round(s.avg_leaf_density::numeric, 2),
-	         s.avg_leaf_density IS NULL AND p.avg_leaf_density = 'NaN'),
-	       round(s.leaf_fragmentation::numeric, 2) IS NOT DISTINCT FROM
-	         (CASE WHEN p.leaf_fragmentation = 'NaN' THEN NULL ELSE round(p.leaf_fragmentation::numeric, 2) END),
-	       s.deleted_pages = p.deleted_pages AND s.empty_pages = p.empty_pages
+		   s.levels = CASE WHEN p.root_block_no = 0 THEN 0 ELSE p.tree_level + 1 END,
+		   -- pgstatindex before PG18 leaves one line pointer per page out
+		   -- of the free space (<= 0.05 points); both round to 2 decimals.
+		   coalesce(abs(s.avg_leaf_density::numeric -
+			 (CASE WHEN p.avg_leaf_density = 'NaN' THEN NULL ELSE p.avg_leaf_density::numeric END)) <= 0.06
+			 AND s.avg_leaf_density::numeric = round(s.avg_leaf_density::numeric, 2),
+			 s.avg_leaf_density IS NULL AND p.avg_leaf_density = 'NaN'),
+		   round(s.leaf_fragmentation::numeric, 2) IS NOT DISTINCT FROM
+			 (CASE WHEN p.leaf_fragmentation = 'NaN' THEN NULL ELSE round(p.leaf_fragmentation::numeric, 2) END),
+		   s.deleted_pages = p.deleted_pages AND s.empty_pages = p.empty_pages
 	FROM index_shape(idx) AS s, pgstatindex(idx::text) AS p
 $$;
 SELECT 'sh_rand_idx' AS index, * FROM pg_temp.shape_agrees('sh_rand_idx')
@@ -34,9 +34,9 @@ UNION ALL SELECT 'sh_empty_idx', * FROM pg_temp.shape_agrees('sh_empty_idx');
 -- Random keys: pages ~70% full and scattered; a fresh build: full and in order.
 CREATE INDEX sh_built_idx ON sh_t (id);
 SELECT r.levels >= 2 AS rand_levels,
-       r.avg_leaf_density < b.avg_leaf_density AS rand_less_dense,
-       r.leaf_fragmentation > 20 AND b.leaf_fragmentation = 0 AS rand_fragmented,
-       e.leaf_pages = 0 AND e.levels = 0 AND e.avg_leaf_density IS NULL AS empty_ok
+	   r.avg_leaf_density < b.avg_leaf_density AS rand_less_dense,
+	   r.leaf_fragmentation > 20 AND b.leaf_fragmentation = 0 AS rand_fragmented,
+	   e.leaf_pages = 0 AND e.levels = 0 AND e.avg_leaf_density IS NULL AS empty_ok
 FROM index_shape('sh_rand_idx') AS r, index_shape('sh_built_idx') AS b, index_shape('sh_empty_idx') AS e;
 -- Deleted pages after VACUUM.
 DELETE FROM sh_t WHERE k < 90;
@@ -68,10 +68,10 @@ TRUNCATE sh_t;
 INSERT INTO sh_t SELECT gen_random_uuid(), g % 100, repeat('x', 50) FROM generate_series(1, 20000) AS g;
 INSERT INTO sh_t SELECT gen_random_uuid(), NULL, 'null key' FROM generate_series(1, 10);
 CREATE FUNCTION pg_temp.by_hand(OUT keys bigint, OUT rows bigint, OUT blocks_per_key numeric,
-                                OUT ideal numeric) LANGUAGE sql AS $$
+								OUT ideal numeric) LANGUAGE sql AS $$
 	WITH r AS (SELECT k, (ctid::text::point)[0] AS blk FROM sh_t WHERE k IS NOT NULL),
-	     per AS (SELECT k, count(*) AS n, count(DISTINCT blk) AS nb FROM r GROUP BY k),
-	     tpp AS (SELECT count(*)::numeric / count(DISTINCT blk) AS tpp FROM r)
+		 per AS (SELECT k, count(*) AS n, count(DISTINCT blk) AS nb FROM r GROUP BY k),
+		 tpp AS (SELECT count(*)::numeric / count(DISTINCT blk) AS tpp FROM r)
 	SELECT count(*), sum(n), avg(nb), avg(ceil(n / tpp)) FROM per, tpp
 $$;
 -- the ratios are rounded to two decimals for the reader
@@ -79,21 +79,21 @@ CREATE FUNCTION pg_temp.two_decimals(VARIADIC x float8[]) RETURNS boolean LANGUA
 	SELECT bool_and(v::numeric = round(v::numeric, 2)) FROM unnest(x) AS v
 $$;
 SELECT 'before cluster' AS state, l.keys = h.keys AS keys_ok, l.rows = h.rows AS rows_ok,
-       abs(l.blocks_per_key::numeric - h.blocks_per_key) <= 0.005 AS blocks_ok,
-       abs(l.ideal_blocks_per_key::numeric - h.ideal) <= 0.005 AS ideal_ok,
-       l.rows_per_key = 200 AS rows_per_key_ok,
-       l.amplification > 20 AS scattered,
-       pg_temp.two_decimals(l.blocks_per_key, l.ideal_blocks_per_key, l.amplification,
-                            l.tuples_per_page) AS two_decimals
+	   abs(l.blocks_per_key::numeric - h.blocks_per_key) <= 0.005 AS blocks_ok,
+	   abs(l.ideal_blocks_per_key::numeric - h.ideal) <= 0.005 AS ideal_ok,
+	   l.rows_per_key = 200 AS rows_per_key_ok,
+	   l.amplification > 20 AS scattered,
+	   pg_temp.two_decimals(l.blocks_per_key, l.ideal_blocks_per_key, l.amplification,
+							l.tuples_per_page) AS two_decimals
 FROM heap_locality('sh_t', 'k') AS l, pg_temp.by_hand() AS h;
 CLUSTER sh_t USING sh_k_idx;
 SELECT 'after cluster' AS state, l.keys = h.keys AS keys_ok, l.rows = h.rows AS rows_ok,
-       abs(l.blocks_per_key::numeric - h.blocks_per_key) <= 0.005 AS blocks_ok,
-       abs(l.ideal_blocks_per_key::numeric - h.ideal) <= 0.005 AS ideal_ok,
-       l.rows_per_key = 200 AS rows_per_key_ok,
-       l.amplification < 1.5 AS packed,
-       pg_temp.two_decimals(l.blocks_per_key, l.ideal_blocks_per_key, l.amplification,
-                            l.tuples_per_page) AS two_decimals
+	   abs(l.blocks_per_key::numeric - h.blocks_per_key) <= 0.005 AS blocks_ok,
+	   abs(l.ideal_blocks_per_key::numeric - h.ideal) <= 0.005 AS ideal_ok,
+	   l.rows_per_key = 200 AS rows_per_key_ok,
+	   l.amplification < 1.5 AS packed,
+	   pg_temp.two_decimals(l.blocks_per_key, l.ideal_blocks_per_key, l.amplification,
+							l.tuples_per_page) AS two_decimals
 FROM heap_locality('sh_t', 'k') AS l, pg_temp.by_hand() AS h;
 -- An empty table; errors.
 CREATE TABLE sh_none (k int);

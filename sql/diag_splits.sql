@@ -32,10 +32,10 @@ SELECT pg_current_wal_insert_lsn() AS e \gset
 
 -- The identity, per index.
 SELECT p.relname AS index,
-       s.leaf_splits = st.leaf_pages - 1 AS leaf_ok,
-       s.upper_splits + s.root_splits = st.internal_pages AS internal_ok,
-       s.root_splits = st.tree_level AS level_ok,
-       s.relfilenode = pg_relation_filenode(s.index) AS relfilenode_ok
+	   s.leaf_splits = st.leaf_pages - 1 AS leaf_ok,
+	   s.upper_splits + s.root_splits = st.internal_pages AS internal_ok,
+	   s.root_splits = st.tree_level AS level_ok,
+	   s.relfilenode = pg_relation_filenode(s.index) AS relfilenode_ok
 FROM index_splits(:'s', :'e') AS s
 JOIN pg_class AS p ON p.oid = s.index
 CROSS JOIN LATERAL pgstatindex(s.index::text) AS st
@@ -45,7 +45,7 @@ ORDER BY 1;
 -- The wide index really has upper splits and grew more than once; random
 -- keys split more than monotonic ones (pages left ~70% vs ~90% full).
 SELECT w.upper_splits > 0 AS wide_upper, w.root_splits >= 2 AS wide_grew_twice,
-       r.leaf_splits > m.leaf_splits * 1.15 AS random_splits_more
+	   r.leaf_splits > m.leaf_splits * 1.15 AS random_splits_more
 FROM index_splits(:'s', :'e') AS w, index_splits(:'s', :'e') AS r, index_splits(:'s', :'e') AS m
 WHERE w.index = 'diag_wide_idx'::regclass AND r.index = 'diag_rand_idx'::regclass
   AND m.index = 'diag_mono_idx'::regclass;
@@ -60,16 +60,16 @@ DECLARE
 BEGIN
 	IF v >= 160000 THEN
 		EXECUTE $q$SELECT count(*) FROM pg_get_wal_block_info($1, $2)
-		           WHERE block_id = 0 AND relfilenode = pg_relation_filenode($3)
-		             AND record_type IN ('SPLIT_L', 'SPLIT_R')$q$
+				   WHERE block_id = 0 AND relfilenode = pg_relation_filenode($3)
+					 AND record_type IN ('SPLIT_L', 'SPLIT_R')$q$
 			INTO n USING s, e, idx;
 	ELSIF v >= 150000 THEN
 		EXECUTE $q$SELECT count(*) FROM pg_get_wal_records_info($1, $2)
-		           WHERE resource_manager = 'Btree' AND record_type IN ('SPLIT_L', 'SPLIT_R')
-		             AND block_ref LIKE format('blkref #0: rel %s/%s/%s %%',
-		                   (SELECT dattablespace FROM pg_database WHERE datname = current_database()),
-		                   (SELECT oid FROM pg_database WHERE datname = current_database()),
-		                   pg_relation_filenode($3))$q$
+				   WHERE resource_manager = 'Btree' AND record_type IN ('SPLIT_L', 'SPLIT_R')
+					 AND block_ref LIKE format('blkref #0: rel %s/%s/%s %%',
+						   (SELECT dattablespace FROM pg_database WHERE datname = current_database()),
+						   (SELECT oid FROM pg_database WHERE datname = current_database()),
+						   pg_relation_filenode($3))$q$
 			INTO n USING s, e, idx;
 	ELSE
 		-- PG14: no pg_walinspect; pgstatindex's pages made by splits.

@@ -19,58 +19,70 @@ CREATE DATABASE regress_ou_upgrade;
 -- definitions; composite types with their attributes.
 CREATE VIEW ext_catalog AS
 SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS object,
-       CASE d.classid
-       WHEN 'pg_catalog.pg_proc'::regclass THEN
-           (SELECT pg_catalog.concat_ws(' | ',
-                   'args: ' || pg_catalog.pg_get_function_arguments(p.oid),
-                   'returns: ' || pg_catalog.pg_get_function_result(p.oid),
-                   'kind ' || p.prokind::text, 'volatile ' || p.provolatile::text,
-                   'parallel ' || p.proparallel::text, 'strict ' || p.proisstrict::text,
-                   'secdef ' || p.prosecdef::text, 'leakproof ' || p.proleakproof::text,
-                   'cost ' || p.procost::text, 'rows ' || p.prorows::text,
-                   'lang ' || (SELECT l.lanname FROM pg_catalog.pg_language l WHERE l.oid = p.prolang),
-                   'config ' || p.proconfig::text, 'bin ' || p.probin,
-                   'src ' || p.prosrc, 'acl ' || p.proacl::text)
-              FROM pg_catalog.pg_proc p WHERE p.oid = d.objid)
-       WHEN 'pg_catalog.pg_class'::regclass THEN
-           (SELECT pg_catalog.concat_ws(' | ', 'relkind ' || c.relkind::text,
-                   'acl ' || c.relacl::text,
-                   'columns ' || (SELECT pg_catalog.string_agg(a.attname || ' ' ||
-                                         pg_catalog.format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
-                                    FROM pg_catalog.pg_attribute a
-                                   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped),
-                   'def ' || pg_catalog.pg_get_viewdef(c.oid))
-              FROM pg_catalog.pg_class c WHERE c.oid = d.objid)
-       WHEN 'pg_catalog.pg_type'::regclass THEN
-           (SELECT pg_catalog.concat_ws(' | ', 'typtype ' || t.typtype::text, 'acl ' || t.typacl::text)
-              FROM pg_catalog.pg_type t WHERE t.oid = d.objid)
-       WHEN 'pg_catalog.pg_namespace'::regclass THEN
-           (SELECT 'acl ' || n.nspacl::text FROM pg_catalog.pg_namespace n WHERE n.oid = d.objid)
-       END AS properties,
-       (SELECT ds.description FROM pg_catalog.pg_description ds
-         WHERE ds.classoid = d.classid AND ds.objoid = d.objid AND ds.objsubid = 0) AS comment
+	   CASE d.classid
+	   WHEN 'pg_catalog.pg_proc'::regclass THEN
+		   (SELECT pg_catalog.concat_ws(' | ',
+				   'args: ' || pg_catalog.pg_get_function_arguments(p.oid),
+				   'returns: ' || pg_catalog.pg_get_function_result(p.oid),
+				   'kind ' || p.prokind::text, 'volatile ' || p.provolatile::text,
+				   'parallel ' || p.proparallel::text, 'strict ' || p.proisstrict::text,
+				   'secdef ' || p.prosecdef::text, 'leakproof ' || p.proleakproof::text,
+				   'cost ' || p.procost::text, 'rows ' || p.prorows::text,
+				   'lang ' || (SELECT l.lanname FROM pg_catalog.pg_language l WHERE l.oid = p.prolang),
+				   'config ' || p.proconfig::text, 'bin ' || p.probin,
+				   'src ' || p.prosrc, 'acl ' || p.proacl::text)
+			  FROM pg_catalog.pg_proc p WHERE p.oid = d.objid)
+	   WHEN 'pg_catalog.pg_class'::regclass THEN
+		   (SELECT pg_catalog.concat_ws(' | ', 'relkind ' || c.relkind::text,
+				   'acl ' || c.relacl::text,
+				   'columns ' || (SELECT pg_catalog.string_agg(a.attname || ' ' ||
+										 pg_catalog.format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
+									FROM pg_catalog.pg_attribute a
+								   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped),
+				   'def ' || pg_catalog.pg_get_viewdef(c.oid))
+			  FROM pg_catalog.pg_class c WHERE c.oid = d.objid)
+	   WHEN 'pg_catalog.pg_type'::regclass THEN
+		   (SELECT pg_catalog.concat_ws(' | ', 'typtype ' || t.typtype::text, 'acl ' || t.typacl::text)
+			  FROM pg_catalog.pg_type t WHERE t.oid = d.objid)
+	   WHEN 'pg_catalog.pg_namespace'::regclass THEN
+		   (SELECT 'acl ' || n.nspacl::text FROM pg_catalog.pg_namespace n WHERE n.oid = d.objid)
+	   END AS properties,
+	   (SELECT ds.description FROM pg_catalog.pg_description ds
+		 WHERE ds.classoid = d.classid AND ds.objoid = d.objid AND ds.objsubid = 0) AS comment
   FROM pg_catalog.pg_depend d
   JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid
  WHERE d.refclassid = 'pg_catalog.pg_extension'::regclass
    AND d.deptype = 'e' AND e.extname = 'ordered_uuid'
 UNION ALL
 SELECT 'extension ordered_uuid',
-       pg_catalog.concat_ws(' | ', 'version ' || e.extversion, 'relocatable ' || e.extrelocatable::text,
-                            'schema ' || e.extnamespace::regnamespace::text,
-                            'config ' || e.extconfig::text),
-       NULL
+	   pg_catalog.concat_ws(' | ', 'version ' || e.extversion, 'relocatable ' || e.extrelocatable::text,
+							'schema ' || e.extnamespace::regnamespace::text,
+							'config ' || e.extconfig::text),
+	   NULL
   FROM pg_catalog.pg_extension e WHERE e.extname = 'ordered_uuid';
 
 -- the catalog of a fresh install of the current version
 CREATE EXTENSION ordered_uuid;
 SELECT e.extversion = (SELECT v.default_version FROM pg_catalog.pg_available_extensions v
-                        WHERE v.name = 'ordered_uuid') AS fresh_is_default
+						WHERE v.name = 'ordered_uuid') AS fresh_is_default
   FROM pg_catalog.pg_extension e WHERE e.extname = 'ordered_uuid';
 CREATE TABLE fresh_catalog AS SELECT * FROM ext_catalog;
 SELECT count(*) > 20 AS catalog_captured FROM fresh_catalog;
 DROP EXTENSION ordered_uuid;
 
--- from every earlier release
+-- The frozen chain itself: 0.1.0 updated to 1.0.0 is a fresh 1.0.0.
+CREATE EXTENSION ordered_uuid VERSION '1.0.0';
+CREATE TABLE fresh_1_0_0 AS SELECT * FROM ext_catalog;
+DROP EXTENSION ordered_uuid;
+CREATE EXTENSION ordered_uuid VERSION '0.1.0';
+ALTER EXTENSION ordered_uuid UPDATE TO '1.0.0';
+SELECT (SELECT count(*) FROM fresh_1_0_0) > 20 AS captured, count(*) AS differences_0_1_0_to_1_0_0 FROM (
+	(SELECT * FROM ext_catalog EXCEPT SELECT * FROM fresh_1_0_0)
+	UNION ALL
+	(SELECT * FROM fresh_1_0_0 EXCEPT SELECT * FROM ext_catalog)) d;
+DROP EXTENSION ordered_uuid;
+
+-- from every earlier release to the default version
 \set from 0.1.0
 \i sql/include/upgrade_from.sql
 \set from 1.0.0

@@ -18,6 +18,9 @@
  * gone (crash, kill) leaves ordered_uuid_run_<hex>: the next benchmark in
  * that database, or bench_cleanup(), drops it.
  *
+ * IDENTIFICATION
+ *	  src/bench.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef OU_BENCH_H

@@ -20,6 +20,9 @@
  * whose leader is gone.  Only schemas owned by a role whose privileges the
  * current role has are considered.
  *
+ * IDENTIFICATION
+ *	  src/bench_cleanup.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -290,16 +293,11 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	OuBenchCleanupArgs args;
 	TimestampTz start = GetCurrentTimestamp();
 
-	memset(&w, 0, sizeof(w));
 	memset(&args, 0, sizeof(args));
 	args.dbid = dbid;
 	args.roleid = roleid;
 	strlcpy(args.schema, schema, NAMEDATALEN);
-	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	w.bgw_start_time = BgWorkerStart_ConsistentState;
-	w.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(w.bgw_library_name, sizeof(w.bgw_library_name), "ordered_uuid");
-	snprintf(w.bgw_function_name, sizeof(w.bgw_function_name), "ou_bench_cleanup_main");
+	ou_bench_init_bgworker(&w, "ou_bench_cleanup_main");
 	snprintf(w.bgw_name, sizeof(w.bgw_name), "ordered_uuid %s clean-up for PID %d",
 			 fname, MyProcPid);
 	snprintf(w.bgw_type, sizeof(w.bgw_type), "ordered_uuid bench worker");

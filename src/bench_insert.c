@@ -17,11 +17,12 @@
  * scratch tables never depend on the extension.  See bench.h for the
  * machinery.
  *
+ * IDENTIFICATION
+ *	  src/bench_insert.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
 
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
@@ -35,7 +36,8 @@
 #include "utils/tuplestore.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_insert);
 

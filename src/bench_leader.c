@@ -25,18 +25,15 @@
  * without waiting.  If even that cannot start, the schema is a dead run's:
  * the next benchmark in the database, or bench_cleanup(), drops it.
  *
+ * IDENTIFICATION
+ *	  src/bench_leader.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "compat.h"
-
-#include "access/htup_details.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_authid.h"
-#include "catalog/pg_database.h"
 #include "catalog/pg_type_d.h"
-#include "commands/dbcommands.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -52,11 +49,11 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "bench_protocol.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 /* progress NOTICEs at most this often */
 #define OU_PROGRESS_MS			5000
@@ -82,218 +79,26 @@ struct OuBenchRun
 	TimestampTz last_notice;
 };
 
-static char *ou_bench_vstmt(char mark, const char *fmt, va_list args) pg_attribute_printf(2, 0);
 static void ou_bench_on_detach(dsm_segment *seg, Datum arg);
 static void ou_bench_command(OuBenchRun *run, OuBenchCmd cmd);
 static void ou_bench_wait(OuBenchRun *run, int only_worker, int64 rows_total,
 						  OuBenchSampleFn sample, void *sample_arg, int sample_ms);
 
 /*
- * ou_bench_new_schema
- *		A fresh scratch schema name, ordered_uuid_run_ and 64 random bits in
- *		hex, and those bits (the run id).
+ * ou_bench_init_bgworker
+ *		A dynamic background worker of this library that connects to a
+ *		database and is never restarted, running function_name; the caller
+ *		names it and fills bgw_main_arg / bgw_extra / bgw_notify_pid.
  */
-char *
-ou_bench_new_schema(uint64 *run_id)
+void
+ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name)
 {
-	uint32		half[2];
-
-	do
-	{
-		ou_random_bytes(half, sizeof(half));
-	} while (half[0] == 0 && half[1] == 0);
-	*run_id = ((uint64) half[0] << 32) | half[1];
-	return psprintf("%s%08x%08x", OU_BENCH_RUN_PREFIX, half[0], half[1]);
-}
-
-/*
- * ou_bench_vstmt
- *		A statement for the workers: the mark saying how it runs, then the
- *		text formatted like psprintf.
- */
-static char *
-ou_bench_vstmt(char mark, const char *fmt, va_list args)
-{
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, mark);
-	for (;;)
-	{
-		va_list		ap;
-		int			needed;
-
-		va_copy(ap, args);
-		needed = appendStringInfoVA(&buf, fmt, ap);
-		va_end(ap);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&buf, needed);
-	}
-	return buf.data;
-}
-
-/*
- * ou_bench_stmt
- *		A statement for the workers, formatted like psprintf.  caller_path:
- *		it holds a caller's generator expression and runs under the caller's
- *		search_path (behind pg_catalog and the extension's schema); every
- *		other statement runs under pg_catalog, pg_temp and must name
- *		everything it uses with its schema.
- */
-char *
-ou_bench_stmt(bool caller_path, const char *fmt,...)
-{
-	va_list		ap;
-	char	   *stmt;
-
-	va_start(ap, fmt);
-	stmt = ou_bench_vstmt(caller_path ? OU_PATH_CALLER : OU_PATH_SAFE, fmt, ap);
-	va_end(ap);
-	return stmt;
-}
-
-/*
- * ou_bench_stmt_toplevel
- *		A statement of our own (pg_catalog, pg_temp) that the worker runs
- *		as a top-level utility statement, not through SPI: VACUUM, which
- *		refuses to run inside a function.  One statement, in a command
- *		(ou_bench_sql) of its own or among others.
- */
-char *
-ou_bench_stmt_toplevel(const char *fmt,...)
-{
-	va_list		ap;
-	char	   *stmt;
-
-	va_start(ap, fmt);
-	stmt = ou_bench_vstmt(OU_PATH_TOPLEVEL, fmt, ap);
-	va_end(ap);
-	return stmt;
-}
-
-/*
- * ou_bench_text_size
- *		The bytes a list of statements takes in the text area.
- */
-Size
-ou_bench_text_size(List *stmts)
-{
-	ListCell   *lc;
-	Size		size = 0;
-
-	foreach(lc, stmts)
-		size = add_size(size, strlen((const char *) lfirst(lc)) + 1);
-	return size;
-}
-
-/*
- * ou_bench_qualified
- *		schema.name, each quoted as needed.
- */
-char *
-ou_bench_qualified(const char *schema, const char *name)
-{
-	return psprintf("%s.%s", quote_identifier(schema), quote_identifier(name));
-}
-
-/*
- * ou_bench_kept_name
- *		The qualified name relation name will have in the run's schema once
- *		the run is kept (its schema renamed ordered_uuid_kept_<id>).
- */
-char *
-ou_bench_kept_name(const char *schema, const char *name)
-{
-	return ou_bench_qualified(psprintf("%s%s", OU_BENCH_KEPT_PREFIX,
-									   schema + strlen(OU_BENCH_RUN_PREFIX)), name);
-}
-
-/*
- * ou_bench_check_role
- *		Everything PostgreSQL checks when a session of the current role
- *		connects, for nworkers more sessions: background workers are not
- *		counted against connection limits, so a benchmark must count them
- *		itself.  With need_create, also the CREATE privilege on the
- *		database (each run creates its own schema).
- */
-static void
-ou_bench_check_role(int nworkers, bool need_create)
-{
-	Oid			roleid = GetUserId();
-	HeapTuple	tup;
-	Form_pg_authid rform;
-	Form_pg_database dform;
-	char	   *rolename;
-	char	   *dbname;
-	bool		is_super;
-	int			rolconnlimit;
-	int			datconnlimit;
-	int			have;
-
-	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(roleid));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for role %u", roleid);
-	rform = (Form_pg_authid) GETSTRUCT(tup);
-	rolename = pstrdup(NameStr(rform->rolname));
-	is_super = rform->rolsuper;
-	rolconnlimit = rform->rolconnlimit;
-	if (!rform->rolcanlogin)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
-				 errmsg("role \"%s\" is not permitted to log in", rolename),
-				 errdetail("Benchmark workers connect to the database as the current role.")));
-	ReleaseSysCache(tup);
-
-	tup = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for database %u", MyDatabaseId);
-	dform = (Form_pg_database) GETSTRUCT(tup);
-	dbname = pstrdup(NameStr(dform->datname));
-	datconnlimit = dform->datconnlimit;
-	if (!dform->datallowconn)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("database \"%s\" is not currently accepting connections", dbname),
-				 errdetail("Benchmark workers connect to the current database.")));
-	ReleaseSysCache(tup);
-
-	if (!is_super && !ou_database_acl_ok(MyDatabaseId, roleid, ACL_CONNECT))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for database \"%s\"", dbname),
-				 errdetail("Benchmark workers connect to the database as role \"%s\", which lacks CONNECT privilege.",
-						   rolename)));
-	if (need_create && !ou_database_acl_ok(MyDatabaseId, roleid, ACL_CREATE))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to create a scratch schema in database \"%s\"", dbname),
-				 errdetail("Each benchmark run creates a schema of its own, as the current role."),
-				 errhint("Grant CREATE on the database to role \"%s\", or run the benchmark as the database owner.",
-						 rolename)));
-
-	if (rolconnlimit >= 0 && !is_super)
-	{
-		have = CountUserBackends(roleid);
-		if (have + nworkers > rolconnlimit)
-			ereport(ERROR,
-					(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
-					 errmsg("too many connections for role \"%s\"", rolename),
-					 errdetail("The role's connection limit is %d; it has %d sessions, and the benchmark needs %d more, one per client.",
-							   rolconnlimit, have, nworkers),
-					 errhint("Use fewer clients, or raise the role's CONNECTION LIMIT.")));
-	}
-	if (datconnlimit >= 0 && !is_super)
-	{
-		have = CountDBConnections(MyDatabaseId);
-		if (have + nworkers > datconnlimit)
-			ereport(ERROR,
-					(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
-					 errmsg("too many connections for database \"%s\"", dbname),
-					 errdetail("The database's connection limit is %d; it has %d sessions, and the benchmark needs %d more, one per client.",
-							   datconnlimit, have, nworkers),
-					 errhint("Use fewer clients, or raise the database's CONNECTION LIMIT.")));
-	}
+	memset(w, 0, sizeof(*w));
+	w->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	w->bgw_start_time = BgWorkerStart_ConsistentState;
+	w->bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(w->bgw_library_name, "ordered_uuid", sizeof(w->bgw_library_name));
+	strlcpy(w->bgw_function_name, function_name, sizeof(w->bgw_function_name));
 }
 
 /*
@@ -413,12 +218,7 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 			MemoryContext oldcxt;
 			bool		registered;
 
-			memset(&w, 0, sizeof(w));
-			w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-			w.bgw_start_time = BgWorkerStart_ConsistentState;
-			w.bgw_restart_time = BGW_NEVER_RESTART;
-			snprintf(w.bgw_library_name, sizeof(w.bgw_library_name), "ordered_uuid");
-			snprintf(w.bgw_function_name, sizeof(w.bgw_function_name), "ou_bench_worker_main");
+			ou_bench_init_bgworker(&w, "ou_bench_worker_main");
 			snprintf(w.bgw_name, sizeof(w.bgw_name), "ordered_uuid %s worker %d for PID %d",
 					 fname, i + 1, MyProcPid);
 			snprintf(w.bgw_type, sizeof(w.bgw_type), "ordered_uuid bench worker");
@@ -1002,52 +802,4 @@ ou_bench_checkpoint(void)
 				(errcode(ERRCODE_WARNING),
 				 errmsg("no CHECKPOINT before the measured run, so full-page-image figures are not comparable"),
 				 errhint("Run the benchmark as a superuser or a member of pg_checkpoint (PostgreSQL 15+).")));
-}
-
-/*
- * ou_bench_arg_int
- *		An integer argument (int4 or int8) that must not be NULL and must lie
- *		in [min, max]: 22004 / 22023 otherwise, naming the argument.
- */
-int64
-ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name, int64 min, int64 max)
-{
-	int64		v;
-
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be null", name)));
-	if (get_fn_expr_argtype(fcinfo->flinfo, argno) == INT8OID)
-		v = PG_GETARG_INT64(argno);
-	else
-		v = PG_GETARG_INT32(argno);
-	if (v < min || v > max)
-	{
-		if (max == PG_INT64_MAX || max == PG_INT32_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s must be at least " INT64_FORMAT, name, min),
-					 errdetail("The value given was " INT64_FORMAT ".", v)));
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s must be between " INT64_FORMAT " and " INT64_FORMAT, name, min, max),
-					 errdetail("The value given was " INT64_FORMAT ".", v)));
-	}
-	return v;
-}
-
-/*
- * ou_bench_arg_bool
- *		A boolean argument that must not be NULL.
- */
-bool
-ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be null", name)));
-	return PG_GETARG_BOOL(argno);
 }

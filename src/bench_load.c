@@ -12,11 +12,12 @@
  * The profile needs no preload: the leader samples its workers while it
  * waits for them (bench_sample.c).
  *
+ * IDENTIFICATION
+ *	  src/bench_load.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
 
 #include "access/htup_details.h"
 #include "fmgr.h"
@@ -26,7 +27,8 @@
 #include "utils/timestamp.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_bulk_load);
 PG_FUNCTION_INFO_V1(bench_multi_table);

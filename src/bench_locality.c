@@ -38,13 +38,14 @@
  * variant's rows over the heap blocks that hold rows (counted by worker 1
  * from ctid); amplification = heap blocks fetched per group / that ideal.
  *
+ * IDENTIFICATION
+ *	  src/bench_locality.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include <math.h>
-
-#include "compat.h"
 
 #include "fmgr.h"
 #include "funcapi.h"
@@ -54,7 +55,8 @@
 #include "utils/tuplestore.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(bench_locality);
 

@@ -15,6 +15,9 @@
  * our own SQL too, run as a top-level utility statement instead of through
  * SPI: for VACUUM, which refuses to run inside a function.
  *
+ * IDENTIFICATION
+ *	  src/bench_protocol.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef OU_BENCH_PROTOCOL_H
@@ -24,6 +27,7 @@
 
 #include "executor/instrument.h"
 #include "port/atomics.h"
+#include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
 #include "storage/lock.h"
 #include "storage/proc.h"
@@ -137,6 +141,12 @@ extern const char *ou_worker_text(const char *text, int i);
 extern void ou_worker_values(OuBenchShared *sh, OuBenchSlot *slot, const char *query);
 extern void ou_worker_read(OuBenchShared *sh, OuBenchSlot *slot, const char *text);
 extern void ou_worker_toplevel(const char *sql);
+
+/* bench_leader.c */
+extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
+
+/* bench_args.c */
+extern void ou_bench_check_role(int nworkers, bool need_create);
 
 /* bench_cleanup.c */
 extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,

@@ -18,6 +18,9 @@
  * pgBufferUsage, taken in the same transaction as the reads, so nothing is
  * flushed in between.
  *
+ * IDENTIFICATION
+ *	  src/bench_read.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

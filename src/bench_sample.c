@@ -13,11 +13,12 @@
  * Relation extension lock wait episodes are told apart by their start time
  * (PGPROC.waitStart), as pg_locks.waitstart does.
  *
+ * IDENTIFICATION
+ *	  src/bench_sample.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
 
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -27,7 +28,8 @@
 #include "utils/wait_event.h"
 
 #include "bench.h"
-#include "ordered_uuid.h"
+#include "compat.h"
+#include "waitsample.h"
 
 /*
  * ou_sampler_create

@@ -12,6 +12,9 @@
  * cached plans keep the path they were made with.  The read-side commands
  * (VALUES, READ) and top-level utility statements are in bench_read.c.
  *
+ * IDENTIFICATION
+ *	  src/bench_worker.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -258,7 +261,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 
 /*
  * ou_worker_measure
- *		Leaf pages, average leaf density (index_shape(), index_shape.c: the
+ *		Leaf pages, average leaf density (index_shape(), diag_shape.c: the
  *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
  *		index.  On an index that only ever had inserts, leaf pages - 1 is
  *		exactly the number of leaf splits (no page was ever deleted).

@@ -27,12 +27,12 @@
  * for split counts (collector_wal.c), in slices that end at the next
  * sampling deadline.
  *
+ * IDENTIFICATION
+ *	  src/collector.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
-#include "ordered_uuid.h"
 
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -42,6 +42,10 @@
 #include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
+#include "waitsample.h"
 
 int			ou_sample_interval = 10;
 int			ou_max_entries = 5000;

@@ -13,16 +13,19 @@
  * query ids of other roles' processes hidden from callers who are neither
  * members of that role nor of pg_read_all_stats.
  *
+ * IDENTIFICATION
+ *	  src/collector_detail.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile_detail);
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_history);

@@ -17,12 +17,12 @@
  * pg_stat_statements, only to members of that role and of pg_read_all_stats
  * (NULL otherwise).
  *
+ * IDENTIFICATION
+ *	  src/collector_views.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include "compat.h"
-#include "ordered_uuid.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_database.h"
@@ -33,6 +33,10 @@
 #include "utils/pg_lsn.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/wait_event.h"
+
+#include "collector.h"
+#include "compat.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);

@@ -14,16 +14,19 @@
  * was read is skipped and counted (collector_info().wal_skipped_bytes),
  * never an error.  The relfilenode is mapped to an index at read time.
  *
+ * IDENTIFICATION
+ *	  src/collector_wal.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-#include "walscan.h"
-
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
+#include "walscan.h"
 
 static MemoryContext ou_wal_cxt = NULL;
 static OuWalScan *ou_scan = NULL;

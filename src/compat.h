@@ -8,6 +8,9 @@
  * every header its shims need, so it can be included anywhere after
  * postgres.h.
  *
+ * IDENTIFICATION
+ *	  src/compat.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_COMPAT_H
@@ -25,6 +28,8 @@
 #include "catalog/pg_authid_d.h"
 #endif
 #include "catalog/pg_database_d.h"
+#include "fmgr.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "replication/slot.h"
 #include "storage/proc.h"
@@ -38,7 +43,7 @@
 #endif
 
 /*----
- * Collector (waitsample.c, shmem.c, collector.c, collector_views.c).
+ * Collector (waitsample.c, collector_shmem.c, collector.c, collector_views.c).
  *----
  */
 
@@ -109,7 +114,7 @@ ou_proc_status_slot(PGPROC *proc)
 #endif
 
 /*----
- * WAL reading (walscan.c, explain_writes.c, collector_wal.c).
+ * WAL reading (walscan.c, diag_explain_writes.c, collector_wal.c).
  *----
  */
 
@@ -216,7 +221,7 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 }
 
 /*
- * Generators (generators.c, time_keys.c).
+ * Generators (generators.c, generators_time_keys.c).
  *
  * OU_INTERVAL_NOT_FINITE(i): is interval i +/-infinity (PostgreSQL 17+; no
  * interval is infinite before).  ou_make_range(): a non-empty range value
@@ -245,6 +250,7 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #define ou_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
 #else
 #define ou_init_materialized_srf(fcinfo) ou_init_materialized_srf_pg14(fcinfo)
+extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c */
 #endif
 
 /*
@@ -273,7 +279,7 @@ ou_relid_by_relfilenode(Oid spc, Oid relnumber)
 #endif
 
 /*
- * Generators (generator_striped.c).
+ * Generators (generators_striped.c).
  *
  * OU_MY_PROC_NUMBER(): the number of this process's PGPROC, distinct among
  * the processes running at the same time (MyProcNumber from 17, before that

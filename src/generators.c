@@ -27,8 +27,11 @@
  *	 interval, as PostgreSQL 18's uuidv7(shift) does.
  *
  * The keys of a given time (the smallest v7 UUID of a millisecond, the block
- * id of a second, ...) are in time_keys.c; both files share the layout
+ * id of a second, ...) are in generators_time_keys.c; both files share the layout
  * helpers below.
+ *
+ * IDENTIFICATION
+ *	  src/generators.c
  *
  *-------------------------------------------------------------------------
  */
@@ -45,7 +48,8 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "generators.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(uuid_sequence_nextval);
 PG_FUNCTION_INFO_V1(uuid_time_nextval);
@@ -61,21 +65,6 @@ PG_FUNCTION_INFO_V1(uuid_v7_time);
 #define OU_V7_MIN_STEP_NS	245
 #define NS_PER_MS			INT64CONST(1000000)
 #define NS_PER_US			INT64CONST(1000)
-
-/*
- * ou_check_not_null
- *		Report an SQL NULL passed for an argument that must have a value.  The
- *		generators are not STRICT (a NULL default would silently produce a
- *		NULL key), so they check their arguments themselves.
- */
-void
-ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be null", name)));
-}
 
 /*
  * ou_getarg_positive_int32

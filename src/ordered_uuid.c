@@ -3,6 +3,9 @@
  * ordered_uuid.c
  *	  Module magic and load-time initialisation of ordered_uuid.
  *
+ * IDENTIFICATION
+ *	  src/ordered_uuid.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -10,8 +13,8 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 
+#include "collector.h"
 #include "compat.h"
-#include "ordered_uuid.h"
 
 OU_MODULE_MAGIC;
 

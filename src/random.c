@@ -14,13 +14,16 @@
  * had loaded this library) finds it, so no two processes ever hand out the
  * same bytes.  Bytes are wiped as they are handed out.
  *
+ * IDENTIFICATION
+ *	  src/random.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "miscadmin.h"
 
-#include "ordered_uuid.h"
+#include "util.h"
 
 #define OU_RANDOM_BUFSIZE 4096
 

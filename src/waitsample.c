@@ -30,16 +30,19 @@
  *     release.  Never pg_locks, which
  *     takes every partition lock.
  *
+ * IDENTIFICATION
+ *	  src/waitsample.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "port/atomics.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
+
+#include "compat.h"
+#include "waitsample.h"
 
 /* the shared backend status array, once found */
 static PgBackendStatus *ou_status_array = NULL;

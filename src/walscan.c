@@ -1,4 +1,5 @@
-/*----
+/*-------------------------------------------------------------------------
+ *
  * walscan.c
  *	  Reading WAL in a backend or background worker (PostgreSQL 14-18) and
  *	  classifying B-tree split records.  The API is described in walscan.h.
@@ -9,7 +10,11 @@
  * caller instead of raising an error.  PG14 has neither a no-wait page
  * reader nor XLogFindNextRecord in the backend; we carry our own version of
  * both, so all versions take the same code path.
- *----
+ *
+ * IDENTIFICATION
+ *	  src/walscan.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 

@@ -45,6 +45,9 @@
  *	 ou_wal_scan_begin(); resetting or deleting that context (e.g. on ERROR)
  *	 closes the open WAL segment file and frees the reader.
  *
+ * IDENTIFICATION
+ *	  src/walscan.h
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef ORDERED_UUID_WALSCAN_H

@@ -2,7 +2,7 @@
 -- their columns and types, functions, privileges, comments).  pg_prove runs
 -- this on a server WITHOUT the library preloaded, so only catalog facts are
 -- tested here; the behaviour is tested by sql/collector*.sql (preloaded) and
--- sql/preload_missing.sql.
+-- sql/collector_not_preloaded.sql.
 BEGIN;
 SELECT plan(87);
 
@@ -21,7 +21,7 @@ SELECT col_type_is('wait_profile', 'est_time', 'interval');
 
 SELECT columns_are('extend_lock_stats',
 	ARRAY['relation', 'waits', 'samples', 'est_wait_time', 'max_waiters', 'last_wait',
-	      'database', 'datid', 'relid']);
+		  'database', 'datid', 'relid']);
 SELECT col_type_is('extend_lock_stats', 'relation', 'regclass');
 SELECT col_type_is('extend_lock_stats', 'waits', 'bigint');
 SELECT col_type_is('extend_lock_stats', 'samples', 'bigint');
@@ -31,7 +31,7 @@ SELECT col_type_is('extend_lock_stats', 'last_wait', 'timestamp with time zone')
 
 SELECT columns_are('index_split_stats',
 	ARRAY['index', 'leaf_splits', 'upper_splits', 'root_splits', 'database', 'datid',
-	      'tablespace', 'relfilenode']);
+		  'tablespace', 'relfilenode']);
 SELECT col_type_is('index_split_stats', 'index', 'regclass');
 SELECT col_type_is('index_split_stats', 'leaf_splits', 'bigint');
 SELECT col_type_is('index_split_stats', 'upper_splits', 'bigint');
@@ -53,9 +53,9 @@ SELECT isnt_definer('collector_info', ARRAY[]::name[]);
 -- Privileges: reset is superuser-only; the views are readable by everyone
 -- (rows are filtered in C).
 SELECT ok(NOT has_function_privilege('public', 'ordered_uuid_reset()', 'EXECUTE'),
-          'ordered_uuid_reset() is not executable by PUBLIC');
+		  'ordered_uuid_reset() is not executable by PUBLIC');
 SELECT ok(NOT has_function_privilege('pg_monitor', 'ordered_uuid_reset()', 'EXECUTE'),
-          'ordered_uuid_reset() is not executable by pg_monitor (superuser-only)');
+		  'ordered_uuid_reset() is not executable by pg_monitor (superuser-only)');
 SELECT ok(has_table_privilege('public', 'wait_profile', 'SELECT'), 'wait_profile readable by PUBLIC');
 SELECT ok(has_table_privilege('public', 'extend_lock_stats', 'SELECT'), 'extend_lock_stats readable by PUBLIC');
 SELECT ok(has_table_privilege('public', 'index_split_stats', 'SELECT'), 'index_split_stats readable by PUBLIC');
@@ -74,7 +74,7 @@ SELECT has_view('wait_profile_detail');
 SELECT has_view('wait_history');
 SELECT columns_are('wait_profile_detail',
 	ARRAY['database', 'backend_type', 'wait_event_type', 'wait_event', 'samples', 'est_time', 'datid',
-	      'queryid', 'pid', 'userid']);
+		  'queryid', 'pid', 'userid']);
 SELECT col_type_is('wait_profile_detail', 'samples', 'bigint');
 SELECT col_type_is('wait_profile_detail', 'est_time', 'interval');
 SELECT col_type_is('wait_profile_detail', 'queryid', 'bigint');
@@ -82,7 +82,7 @@ SELECT col_type_is('wait_profile_detail', 'pid', 'integer');
 SELECT col_type_is('wait_profile_detail', 'userid', 'oid');
 SELECT columns_are('wait_history',
 	ARRAY['sample_time', 'pid', 'database', 'backend_type', 'wait_event_type', 'wait_event', 'queryid',
-	      'datid', 'userid']);
+		  'datid', 'userid']);
 SELECT col_type_is('wait_history', 'sample_time', 'timestamp with time zone');
 SELECT col_type_is('wait_history', 'pid', 'integer');
 SELECT col_type_is('wait_history', 'database', 'name');
@@ -105,20 +105,20 @@ SELECT isnt_definer('collector_detail_info', ARRAY[]::name[]);
 SELECT ok(has_table_privilege('public', 'wait_profile_detail', 'SELECT'), 'wait_profile_detail readable by PUBLIC');
 SELECT ok(has_table_privilege('public', 'wait_history', 'SELECT'), 'wait_history readable by PUBLIC');
 SELECT ok(NOT has_table_privilege('public', 'wait_profile_detail', 'INSERT,UPDATE,DELETE,TRUNCATE'),
-          'wait_profile_detail not writable by PUBLIC');
+		  'wait_profile_detail not writable by PUBLIC');
 SELECT ok(NOT has_table_privilege('public', 'wait_history', 'INSERT,UPDATE,DELETE,TRUNCATE'),
-          'wait_history not writable by PUBLIC');
+		  'wait_history not writable by PUBLIC');
 SELECT ok(has_function_privilege('public', 'collector_detail_info()', 'EXECUTE'),
-          'collector_detail_info() executable by PUBLIC');
+		  'collector_detail_info() executable by PUBLIC');
 SELECT ok(obj_description('wait_profile_detail'::regclass, 'pg_class') IS NOT NULL, 'wait_profile_detail commented');
 SELECT ok(obj_description('wait_history'::regclass, 'pg_class') IS NOT NULL, 'wait_history commented');
 SELECT ok(obj_description('ordered_uuid_wait_profile_detail()'::regprocedure, 'pg_proc') IS NOT NULL,
-          'detailed profile SRF commented');
+		  'detailed profile SRF commented');
 SELECT ok(obj_description('ordered_uuid_wait_history()'::regprocedure, 'pg_proc') IS NOT NULL, 'history SRF commented');
 SELECT ok(obj_description('collector_detail_info()'::regprocedure, 'pg_proc') IS NOT NULL,
-          'collector_detail_info commented');
+		  'collector_detail_info commented');
 SELECT ok(obj_description('ordered_uuid_reset()'::regprocedure, 'pg_proc') ~ 'wait_history',
-          'reset''s comment names the history it clears');
+		  'reset''s comment names the history it clears');
 
 -- Without preload the views raise 55000.
 SELECT throws_ok('SELECT * FROM wait_profile', '55000');

@@ -11,10 +11,10 @@
 -- heap_locality rounds its ratios to two decimals (same signature and result
 -- type, so views on it keep working).
 CREATE OR REPLACE FUNCTION heap_locality(rel regclass, key_column name,
-                              OUT keys bigint, OUT rows bigint,
-                              OUT rows_per_key float8, OUT blocks_per_key float8,
-                              OUT ideal_blocks_per_key float8, OUT amplification float8,
-                              OUT heap_blocks bigint, OUT tuples_per_page float8)
+							  OUT keys bigint, OUT rows bigint,
+							  OUT rows_per_key float8, OUT blocks_per_key float8,
+							  OUT ideal_blocks_per_key float8, OUT amplification float8,
+							  OUT heap_blocks bigint, OUT tuples_per_page float8)
 RETURNS record
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
@@ -35,16 +35,16 @@ BEGIN
 			USING ERRCODE = '42809';
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
-	               WHERE a.attrelid = rel AND a.attname = key_column
-	                 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+				   WHERE a.attrelid = rel AND a.attname = key_column
+					 AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
 			USING ERRCODE = '42703';
 	END IF;
 
 	-- One row per heap row: its key and its heap block (tableoid, block).
 	src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
-	              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
-	              key_column, rel::text);
+				  ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+				  key_column, rel::text);
 
 	EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
 		INTO rows, heap_blocks;
@@ -55,8 +55,8 @@ BEGIN
 	tuples_per_page := rows::float8 / heap_blocks;
 
 	EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
-	               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
-	               '       FROM (%s) s GROUP BY k) g', src)
+				   ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+				   '       FROM (%s) s GROUP BY k) g', src)
 		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
 		USING tuples_per_page;
 	amplification := blocks_per_key / ideal_blocks_per_key;
@@ -87,9 +87,9 @@ COMMENT ON FUNCTION ordered_uuid_reset() IS
 'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats and the dropped counters); superuser only unless granted';
 
 CREATE FUNCTION ordered_uuid_wait_profile_detail(
-    OUT database name, OUT backend_type text, OUT wait_event_type text,
-    OUT wait_event text, OUT samples bigint, OUT est_time interval,
-    OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
+	OUT database name, OUT backend_type text, OUT wait_event_type text,
+	OUT wait_event text, OUT samples bigint, OUT est_time interval,
+	OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile_detail'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -98,17 +98,17 @@ COMMENT ON FUNCTION ordered_uuid_wait_profile_detail() IS
 'the collector''s detailed wait profile: samples per database, backend type, wait event, role, and query id and pid when ordered_uuid.profile_queries / profile_pids are on; the rows of the view wait_profile_detail';
 
 CREATE VIEW wait_profile_detail AS
-    SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
-           queryid, pid, userid
-      FROM @extschema@.ordered_uuid_wait_profile_detail();
+	SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
+		   queryid, pid, userid
+	  FROM @extschema@.ordered_uuid_wait_profile_detail();
 
 COMMENT ON VIEW wait_profile_detail IS
 'wait_profile per role, query id (joinable to pg_stat_statements.queryid) and process, as ordered_uuid.profile_queries and profile_pids ask at server start';
 
 CREATE FUNCTION ordered_uuid_wait_history(
-    OUT sample_time timestamptz, OUT pid integer, OUT database name,
-    OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
-    OUT queryid bigint, OUT datid oid, OUT userid oid)
+	OUT sample_time timestamptz, OUT pid integer, OUT database name,
+	OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
+	OUT queryid bigint, OUT datid oid, OUT userid oid)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ordered_uuid_wait_history'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -117,18 +117,18 @@ COMMENT ON FUNCTION ordered_uuid_wait_history() IS
 'the collector''s history ring: the last ordered_uuid.history_size samples, oldest first; the rows of the view wait_history';
 
 CREATE VIEW wait_history AS
-    SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
-           datid, userid
-      FROM @extschema@.ordered_uuid_wait_history();
+	SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
+		   datid, userid
+	  FROM @extschema@.ordered_uuid_wait_history();
 
 COMMENT ON VIEW wait_history IS
 'the most recent samples of every process''s wait state (ordered_uuid.history_size of them), oldest first';
 
 CREATE FUNCTION collector_detail_info(
-    OUT profile_queries boolean, OUT profile_pids boolean,
-    OUT detail_entries bigint, OUT detail_dropped bigint,
-    OUT history_size integer, OUT history_entries bigint,
-    OUT history_overwritten bigint)
+	OUT profile_queries boolean, OUT profile_pids boolean,
+	OUT detail_entries bigint, OUT detail_dropped bigint,
+	OUT history_size integer, OUT history_entries bigint,
+	OUT history_overwritten bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_detail_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;

@@ -5,7 +5,7 @@
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION ordered_uuid" to load this file. \quit
 --
--- Generators (DESIGN section 1).  No preload needed.
+-- Generators.  No preload needed.
 --
 -- The generators are not STRICT: a NULL argument is an error, never a NULL key.
 
@@ -120,7 +120,7 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_block_max(int, int) IS
 'the largest block-prefixed UUID of a block id made with this block_count';
 --
--- Write-path diagnostics (DESIGN section 2).  No preload needed.
+-- Write-path diagnostics.  No preload needed.
 --
 -- The WAL readers (index_splits, explain_writes) expose every session's
 -- data: EXECUTE is revoked from PUBLIC and granted to pg_read_server_files,
@@ -253,7 +253,7 @@ COMMENT ON VIEW extend_lock_waits IS
 
 GRANT SELECT ON extend_lock_waits TO PUBLIC;
 --
--- The collector (DESIGN section 3): needs shared_preload_libraries =
+-- The collector: needs shared_preload_libraries =
 -- 'ordered_uuid'.  Without it every function here raises SQLSTATE 55000
 -- (object_not_in_prerequisite_state) with a hint naming
 -- shared_preload_libraries.
@@ -346,7 +346,7 @@ REVOKE ALL ON FUNCTION ordered_uuid_reset() FROM PUBLIC;
 -- readable by everyone, like pg_stat_activity (the rows are filtered in C)
 GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
 --
--- In-database benchmarks (DESIGN section 4).  No preload needed.
+-- In-database benchmarks.  No preload needed.
 --
 -- The benchmarks run their SQL in dynamic background workers connected as the
 -- calling role (never SECURITY DEFINER), within that role's connection limits.

@@ -5,8 +5,8 @@
 --
 CREATE FUNCTION pg_temp.connstr(role text DEFAULT current_user) RETURNS text LANGUAGE sql AS $$
 	SELECT 'host=' || current_setting('unix_socket_directories') ||
-	       ' port=' || current_setting('port') || ' dbname=' || current_database() ||
-	       ' user=' || role
+		   ' port=' || current_setting('port') || ' dbname=' || current_database() ||
+		   ' user=' || role
 $$;
 
 -- until the worker has taken n more sampling rounds

@@ -26,14 +26,14 @@ SELECT count(*) AS waiting_now FROM my_waits;
 -- the update: every step of the chain, by default to the newest version
 ALTER EXTENSION ordered_uuid UPDATE;
 SELECT e.extversion = (SELECT v.default_version FROM pg_catalog.pg_available_extensions v
-                        WHERE v.name = 'ordered_uuid') AS updated_to_default
+						WHERE v.name = 'ordered_uuid') AS updated_to_default
   FROM pg_catalog.pg_extension e WHERE e.extname = 'ordered_uuid';
 
 -- no difference allowed, either way
 SELECT * FROM (
-    SELECT 'only after update' AS side, * FROM (SELECT * FROM ext_catalog EXCEPT SELECT * FROM fresh_catalog) a
-    UNION ALL
-    SELECT 'only in fresh install', * FROM (SELECT * FROM fresh_catalog EXCEPT SELECT * FROM ext_catalog) b) d
+	SELECT 'only after update' AS side, * FROM (SELECT * FROM ext_catalog EXCEPT SELECT * FROM fresh_catalog) a
+	UNION ALL
+	SELECT 'only in fresh install', * FROM (SELECT * FROM fresh_catalog EXCEPT SELECT * FROM ext_catalog) b) d
 ORDER BY object COLLATE "C", side COLLATE "C";
 
 -- the defaults still work, and keep their order across the update
@@ -42,9 +42,9 @@ INSERT INTO t_time (n) SELECT g FROM generate_series(101, 200) g;
 INSERT INTO t_seq (n) SELECT g FROM generate_series(101, 200) g;
 INSERT INTO t_named (n) SELECT g FROM generate_series(101, 200) g;
 SELECT (SELECT count(*) FROM t_v7) AS v7_rows,
-       (SELECT count(*) FROM t_time) AS time_rows,
-       (SELECT count(*) FROM t_seq) AS seq_rows,
-       (SELECT count(*) FROM t_named) AS named_rows;
+	   (SELECT count(*) FROM t_time) AS time_rows,
+	   (SELECT count(*) FROM t_seq) AS seq_rows,
+	   (SELECT count(*) FROM t_named) AS named_rows;
 -- v7 keys increase with insertion order within a session
 SELECT bool_and(ordered) AS v7_increasing
   FROM (SELECT id > lag(id) OVER (ORDER BY n) AS ordered FROM t_v7) o WHERE ordered IS NOT NULL;

@@ -7,7 +7,7 @@
 
 CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL)
 RETURNS TABLE (index regclass, relfilenode oid,
-               leaf_splits bigint, upper_splits bigint, root_splits bigint)
+			   leaf_splits bigint, upper_splits bigint, root_splits bigint)
 AS 'MODULE_PATHNAME', 'index_splits'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
@@ -18,10 +18,10 @@ REVOKE ALL ON FUNCTION index_splits(pg_lsn, pg_lsn) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION index_splits(pg_lsn, pg_lsn) TO pg_read_server_files;
 
 CREATE FUNCTION index_shape(index regclass,
-                            OUT leaf_pages bigint, OUT internal_pages bigint,
-                            OUT levels int, OUT avg_leaf_density float8,
-                            OUT leaf_fragmentation float8,
-                            OUT deleted_pages bigint, OUT empty_pages bigint)
+							OUT leaf_pages bigint, OUT internal_pages bigint,
+							OUT levels int, OUT avg_leaf_density float8,
+							OUT leaf_fragmentation float8,
+							OUT deleted_pages bigint, OUT empty_pages bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'index_shape'
 LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -31,11 +31,11 @@ COMMENT ON FUNCTION index_shape(regclass) IS
 
 CREATE FUNCTION explain_writes(statement text)
 RETURNS TABLE (relation regclass, relfilenode oid, kind text,
-               wal_records bigint, wal_bytes bigint, wal_fpi bigint,
-               leaf_splits bigint, upper_splits bigint, blocks_added bigint,
-               rows bigint, seconds float8,
-               shared_blks_hit bigint, shared_blks_read bigint,
-               shared_blks_dirtied bigint, shared_blks_written bigint)
+			   wal_records bigint, wal_bytes bigint, wal_fpi bigint,
+			   leaf_splits bigint, upper_splits bigint, blocks_added bigint,
+			   rows bigint, seconds float8,
+			   shared_blks_hit bigint, shared_blks_read bigint,
+			   shared_blks_dirtied bigint, shared_blks_written bigint)
 AS 'MODULE_PATHNAME', 'explain_writes'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
@@ -54,10 +54,10 @@ GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
 -- ignored.  Partitions are told apart by tableoid.  The ratios are rounded to
 -- two decimals (amplification from the unrounded averages).
 CREATE FUNCTION heap_locality(rel regclass, key_column name,
-                              OUT keys bigint, OUT rows bigint,
-                              OUT rows_per_key float8, OUT blocks_per_key float8,
-                              OUT ideal_blocks_per_key float8, OUT amplification float8,
-                              OUT heap_blocks bigint, OUT tuples_per_page float8)
+							  OUT keys bigint, OUT rows bigint,
+							  OUT rows_per_key float8, OUT blocks_per_key float8,
+							  OUT ideal_blocks_per_key float8, OUT amplification float8,
+							  OUT heap_blocks bigint, OUT tuples_per_page float8)
 RETURNS record
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
@@ -78,16 +78,16 @@ BEGIN
 			USING ERRCODE = '42809';
 	END IF;
 	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
-	               WHERE a.attrelid = rel AND a.attname = key_column
-	                 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+				   WHERE a.attrelid = rel AND a.attname = key_column
+					 AND a.attnum > 0 AND NOT a.attisdropped) THEN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
 			USING ERRCODE = '42703';
 	END IF;
 
 	-- One row per heap row: its key and its heap block (tableoid, block).
 	src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
-	              ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
-	              key_column, rel::text);
+				  ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+				  key_column, rel::text);
 
 	EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
 		INTO rows, heap_blocks;
@@ -98,8 +98,8 @@ BEGIN
 	tuples_per_page := rows::float8 / heap_blocks;
 
 	EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
-	               ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
-	               '       FROM (%s) s GROUP BY k) g', src)
+				   ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+				   '       FROM (%s) s GROUP BY k) g', src)
 		INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
 		USING tuples_per_page;
 	amplification := blocks_per_key / ideal_blocks_per_key;
@@ -121,19 +121,19 @@ COMMENT ON FUNCTION heap_locality(regclass, name) IS
 -- Only waits in the current database (relation is a regclass).
 CREATE VIEW extend_lock_waits AS
 SELECT l.pid,
-       l.relation::pg_catalog.regclass AS relation,
-       pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) l.waitstart AS waiting,
-       pg_catalog.pg_blocking_pids(l.pid) AS blocked_by,
-       a.backend_type,
-       a.wait_event_type,
-       a.wait_event,
-       a.query
+	   l.relation::pg_catalog.regclass AS relation,
+	   pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) l.waitstart AS waiting,
+	   pg_catalog.pg_blocking_pids(l.pid) AS blocked_by,
+	   a.backend_type,
+	   a.wait_event_type,
+	   a.wait_event,
+	   a.query
 FROM pg_catalog.pg_locks AS l
 LEFT JOIN pg_catalog.pg_stat_activity AS a ON a.pid OPERATOR(pg_catalog.=) l.pid
 WHERE l.locktype OPERATOR(pg_catalog.=) 'extend'
   AND NOT l.granted
   AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database AS d
-                                          WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+										  WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
 
 COMMENT ON VIEW extend_lock_waits IS
 'backends of this database waiting right now on a relation extension lock: since when, blocked by whom, running what (query visible as in pg_stat_activity)';

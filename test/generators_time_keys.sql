@@ -1,4 +1,4 @@
--- test/time_keys.sql -- pgTAP: the catalog contract of the time-addressed
+-- test/generators_time_keys.sql -- pgTAP: the catalog contract of the time-addressed
 -- keys (signatures, volatility, strictness, parallel labels, defaults,
 -- comments) and the properties planning relies on.  Run by pg_prove in a
 -- database that has pgtap and ordered_uuid installed.

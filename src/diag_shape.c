@@ -1,5 +1,6 @@
-/*----
- * index_shape.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_shape.c
  *	  index_shape(index regclass): the page-level shape of a B-tree (leaf and
  *	  internal pages, levels, leaf density and fragmentation), read through a
  *	  bulk-read ring so that it does not flood shared buffers.
@@ -7,7 +8,11 @@
  * The counting rules are pgstatindex's (pgstattuple 1.5+), so the two agree;
  * free space is PageGetExactFreeSpace(), as pgstatindex counts it since PG18
  * (before, it left out one line pointer per page: up to 0.05 points denser).
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_shape.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
@@ -24,7 +29,7 @@
 #include "utils/rel.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(index_shape);
 

@@ -1,8 +1,13 @@
-/*----
- * index_splits.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_splits.c
  *	  index_splits(start_lsn, end_lsn): exact B-tree split counts per index,
  *	  from the WAL.
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_splits.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
@@ -12,7 +17,7 @@
 #include "utils/pg_lsn.h"
 #include "utils/tuplestore.h"
 
-#include "ordered_uuid.h"
+#include "diag.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(index_splits);
@@ -31,7 +36,7 @@ typedef struct OuSplitCounts
  * inserted but not yet flushed is flushed first); a NULL end (or one beyond
  * the WAL on disk) means the flush pointer now; start <= end.
  */
-void
+static void
 ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end)
 {
 	XLogRecPtr	flush = ou_wal_flush_lsn();

@@ -1,4 +1,4 @@
--- test/diagnostics.sql -- pgTAP: the catalog contract of the write-path
+-- test/diag.sql -- pgTAP: the catalog contract of the write-path
 -- diagnostics (README, Diagnosing slow writes): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
@@ -51,7 +51,7 @@ SELECT volatility_is('heap_locality', ARRAY['regclass', 'name'], 'volatile');
 SELECT is(
 	(SELECT string_agg(p.proname || ':' || p.proparallel::text, ' ' ORDER BY p.proname COLLATE "C") FROM pg_proc p
 	 WHERE p.oid IN ('index_splits(pg_lsn, pg_lsn)'::regprocedure, 'explain_writes(text)'::regprocedure,
-	                 'index_shape(regclass)'::regprocedure, 'heap_locality(regclass, name)'::regprocedure)),
+					 'index_shape(regclass)'::regprocedure, 'heap_locality(regclass, name)'::regprocedure)),
 	'explain_writes:u heap_locality:r index_shape:s index_splits:s',
 	'parallel labels: explain_writes runs statements (unsafe), heap_locality runs queries (restricted)');
 
@@ -85,15 +85,15 @@ RESET ROLE;
 SELECT is_empty(
 	$$SELECT p.oid::regprocedure FROM pg_proc p
 	  WHERE p.oid IN ('index_splits(pg_lsn, pg_lsn)'::regprocedure, 'explain_writes(text)'::regprocedure,
-	                  'index_shape(regclass)'::regprocedure, 'heap_locality(regclass, name)'::regprocedure)
-	    AND p.prosecdef$$, 'no SECURITY DEFINER diagnostics');
+					  'index_shape(regclass)'::regprocedure, 'heap_locality(regclass, name)'::regprocedure)
+		AND p.prosecdef$$, 'no SECURITY DEFINER diagnostics');
 SELECT ok((SELECT proconfig @> ARRAY['search_path=pg_catalog, pg_temp'] FROM pg_proc
-           WHERE oid = 'heap_locality(regclass, name)'::regprocedure), 'heap_locality pins search_path');
+		   WHERE oid = 'heap_locality(regclass, name)'::regprocedure), 'heap_locality pins search_path');
 SELECT isnt(obj_description('extend_lock_waits'::regclass, 'pg_class'), NULL, 'extend_lock_waits has a comment');
 SELECT is((SELECT count(*) FROM pg_proc
-           WHERE oid IN ('index_splits(pg_lsn, pg_lsn)'::regprocedure, 'explain_writes(text)'::regprocedure,
-                         'index_shape(regclass)'::regprocedure, 'heap_locality(regclass, name)'::regprocedure)
-             AND obj_description(oid, 'pg_proc') IS NOT NULL), 4::bigint, 'every diagnostic function has a comment');
+		   WHERE oid IN ('index_splits(pg_lsn, pg_lsn)'::regprocedure, 'explain_writes(text)'::regprocedure,
+						 'index_shape(regclass)'::regprocedure, 'heap_locality(regclass, name)'::regprocedure)
+			 AND obj_description(oid, 'pg_proc') IS NOT NULL), 4::bigint, 'every diagnostic function has a comment');
 -- The view works whatever the caller's search_path.
 CREATE FUNCTION pg_temp.read_view() RETURNS bigint LANGUAGE sql SET search_path = pg_temp
 	AS 'SELECT count(*) FROM public.extend_lock_waits';

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * time_keys.c
+ * generators_time_keys.c
  *	  The keys of a given time: bounds for scanning and partitioning ordered
  *	  UUID keys by time, without a separate timestamp column.
  *
@@ -19,6 +19,9 @@
  *
  * The layouts themselves are in generators.c.
  *
+ * IDENTIFICATION
+ *	  src/generators_time_keys.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -33,7 +36,8 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "generators.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(uuid_v7_min);
 PG_FUNCTION_INFO_V1(uuid_v7_max);

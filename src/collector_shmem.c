@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * shmem.c
+ * collector_shmem.c
  *	  The collector's shared memory: its size, the request (shmem_request_hook
  *	  on 15+, _PG_init on 14), its initialisation from shmem_startup_hook,
  *	  and the LWLock that guards it.
@@ -16,15 +16,18 @@
  * samples written; the ring holds the last history_size of them).  Any backend reads them under the LWLock in shared
  * mode; only the worker (and ordered_uuid_reset) takes it exclusively.
  *
+ * IDENTIFICATION
+ *	  src/collector_shmem.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "compat.h"
-#include "ordered_uuid.h"
-
 #include "storage/ipc.h"
 #include "storage/shmem.h"
+
+#include "collector.h"
+#include "compat.h"
 
 #define OU_TRANCHE "ordered_uuid"
 

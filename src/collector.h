@@ -1,85 +1,27 @@
 /*-------------------------------------------------------------------------
  *
- * ordered_uuid.h
- *	  Declarations shared between the source files of ordered_uuid.
+ * collector.h
+ *	  The collector (loaded through shared_preload_libraries): its shared
+ *	  state (collector_shmem.c), settings and worker (collector.c), split
+ *	  counts from the WAL (collector_wal.c) and SQL-callable views
+ *	  (collector_views.c, collector_detail.c).
+ *
+ * IDENTIFICATION
+ *	  src/collector.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef ORDERED_UUID_H
-#define ORDERED_UUID_H
+#ifndef ORDERED_UUID_COLLECTOR_H
+#define ORDERED_UUID_COLLECTOR_H
 
+#include "access/xlogdefs.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
-#include "utils/uuid.h"
-
-/* random.c */
-extern void ou_random_bytes(void *dst, size_t len);
-
-/* generators.c: layouts shared by the generators and time_keys.c */
-
-/* microseconds from the Unix epoch (1970) to the PostgreSQL epoch (2000) */
-#define OU_UNIX_EPOCH_OFFSET_US \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC)
-/* the largest Unix millisecond a version 7 UUID holds */
-#define OU_V7_MAX_MS		((UINT64CONST(1) << 48) - 1)
-
-/* the layout of block-prefixed UUIDs of one block_size and block_count */
-typedef struct OuBlockLayout
-{
-	int			nbytes;			/* prefix bytes, 1..4 */
-	uint64		nblocks;		/* 2^(8 * nbytes) */
-	int64		block_len;		/* effective block size, >= 1 */
-} OuBlockLayout;
-
-extern void ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name);
-extern int32 ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name);
-extern int	ou_prefix_bytes(int64 block_count);
-extern OuBlockLayout ou_block_layout(int32 block_size, int32 block_count);
-extern uint64 ou_block_of(const OuBlockLayout *layout, int64 v);
-extern int32 ou_block_id_int(uint64 block);
-extern void ou_set_block_prefix(pg_uuid_t *uuid, const OuBlockLayout *layout, uint64 block);
-extern int64 ou_v7_unix_us(TimestampTz ts);
-extern void ou_v7_fill(pg_uuid_t *uuid, uint64 ms, int64 subms_ns);
-extern void ou_v7_fill_time(pg_uuid_t *uuid, TimestampTz ts, int64 extra_ns);
-
-
-/* waitsample.c: one sample of a process's wait state */
-#include "datatype/timestamp.h"
-#include "miscadmin.h"
-#include "storage/lock.h"
-#include "utils/wait_event.h"
-
-struct PGPROC;
-
-typedef struct OuWaitSample
-{
-	int			pid;			/* process id */
-	int			procno;			/* index of its PGPROC in ProcGlobal->allProcs */
-	Oid			dbid;			/* database (InvalidOid for none) */
-	Oid			roleid;			/* role (InvalidOid for none) */
-	BackendType backend_type;	/* B_INVALID when unknown */
-	uint32		wait_event_info;	/* 0 when not waiting */
-	bool		active;			/* on CPU: not waiting, and not an idle client */
-	Oid			extend_dbid;	/* relation extension lock waited on, when */
-	Oid			extend_relid;	/* extend_relid is valid */
-	TimestampTz wait_start;		/* start of that lock wait (0 = not yet set) */
-	int64		queryid;		/* core's top-level query id while a statement
-								 * runs (state active), else 0 */
-} OuWaitSample;
-
-/* the wait event of a relation extension lock wait: Lock / extend */
-#define OU_WAIT_EXTEND_LOCK		(PG_WAIT_LOCK | LOCKTAG_RELATION_EXTEND)
-
-extern bool ou_sample_proc(struct PGPROC *proc, OuWaitSample *out);
-extern int	ou_sample_all(OuWaitSample *out, int max);
-extern int	ou_sample_max_procs(void);
-
-
-/* shmem.c: the collector's shared state (only when preloaded) */
-#include "access/xlogdefs.h"
+#include "funcapi.h"
 #include "storage/lwlock.h"
 #include "utils/hsearch.h"
 
+/* the shared state (collector_shmem.c; only when preloaded) */
 typedef struct OuProfileKey
 {
 	Oid			dbid;			/* InvalidOid for processes without one */
@@ -192,6 +134,7 @@ extern int	ou_history_size;
 
 #define OU_DETAIL_ON()	(ou_profile_queries || ou_profile_pids)
 
+/* collector_shmem.c: the shared state's size, request and initialisation */
 extern void ou_shmem_install_hooks(void);
 extern void ou_collector_check_loaded(void);
 
@@ -212,8 +155,6 @@ extern void ou_splits_follow_stop(void);
  * functions (collector_detail.c too).  OuVisibility caches, for one call,
  * which databases' rows and which roles' query ids the caller may see.
  */
-#include "fmgr.h"
-#include "funcapi.h"
 
 #define OU_VIS_CACHE	64
 
@@ -245,15 +186,4 @@ extern void ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_inf
 							 Datum *values, bool *nulls);
 extern Datum ou_interval_us(int64 us);
 
-/* diag_util.c */
-#include "fmgr.h"
-extern void ou_check_wal_read_privilege(const char *fname);
-extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);
-extern double ou_round(double x, int decimals);
-extern double ou_round_sig(double x, int digits);
-
-/* index_splits.c */
-#include "access/xlogdefs.h"
-extern void ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end);
-
-#endif							/* ORDERED_UUID_H */
+#endif							/* ORDERED_UUID_COLLECTOR_H */

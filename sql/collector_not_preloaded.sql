@@ -17,13 +17,13 @@ END $$;
 
 SELECT q, pg_temp.try(q) AS result
   FROM unnest(ARRAY['SELECT * FROM wait_profile',
-                    'SELECT * FROM extend_lock_stats',
-                    'SELECT * FROM index_split_stats',
-                    'SELECT * FROM collector_info()',
-                    'SELECT * FROM wait_profile_detail',
-                    'SELECT * FROM wait_history',
-                    'SELECT * FROM collector_detail_info()',
-                    'SELECT ordered_uuid_reset()']) q;
+					'SELECT * FROM extend_lock_stats',
+					'SELECT * FROM index_split_stats',
+					'SELECT * FROM collector_info()',
+					'SELECT * FROM wait_profile_detail',
+					'SELECT * FROM wait_history',
+					'SELECT * FROM collector_detail_info()',
+					'SELECT ordered_uuid_reset()']) q;
 
 -- the message itself
 SELECT * FROM wait_profile;

@@ -1,5 +1,6 @@
-/*----
- * explain_writes.c
+/*-------------------------------------------------------------------------
+ *
+ * diag_explain_writes.c
  *	  explain_writes(statement): run one statement as the caller (like
  *	  EXPLAIN ANALYZE) and report what it wrote, per relation, from the WAL
  *	  records of this transaction in the LSN range of the statement, plus a
@@ -20,7 +21,11 @@
  * (ordered_uuid_explain_writes_<pid>, dropped at the end or on error), when
  * wal_level and max_replication_slots allow one and a slot is free;
  * otherwise the error for removed WAL names the settings to raise.
- *----
+ *
+ * IDENTIFICATION
+ *	  src/diag_explain_writes.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
@@ -35,9 +40,9 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "parser/parser.h"
+#include "portability/instr_time.h"
 #include "replication/slot.h"
 #include "storage/lwlock.h"
-#include "portability/instr_time.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -45,7 +50,8 @@
 #include "utils/tuplestore.h"
 
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "diag.h"
+#include "util.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(explain_writes);

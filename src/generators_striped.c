@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * generator_striped.c
+ * generators_striped.c
  *	  uuid_striped_nextval: time-ordered keys that many sessions can insert
  *	  at once without sharing a right edge, packed densely in the B-tree.
  *
@@ -53,6 +53,9 @@
  * The state is the session's own (tagged with its PID, as in random.c) and
  * shared by all the tables a session inserts into with this generator.
  *
+ * IDENTIFICATION
+ *	  src/generators_striped.c
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -65,7 +68,7 @@
 
 #define OU_COMPAT_GENERATORS
 #include "compat.h"
-#include "ordered_uuid.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(uuid_striped_nextval);
 

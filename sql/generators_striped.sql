@@ -12,21 +12,21 @@ CREATE EXTENSION IF NOT EXISTS pgstattuple;
 RESET client_min_messages;
 
 SELECT format('dbname=%s user=%s host=%s port=%s', current_database(), current_user,
-              current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
+			  current_setting('unix_socket_directories'), current_setting('port')) AS conn \gset
 
 -- The fields of a value, read back from its text form: block start (Unix
 -- ms), version, stripe, variant, slot, and the clock of the slot (block
 -- start + slot / 2 microseconds).
 CREATE FUNCTION pg_temp.fields(u uuid, OUT block_ms bigint, OUT version int, OUT stripe int,
-                               OUT variant int, OUT slot bigint, OUT pass int, OUT clock_us bigint)
+							   OUT variant int, OUT slot bigint, OUT pass int, OUT clock_us bigint)
 LANGUAGE sql IMMUTABLE AS $$
 	SELECT b, v, st, va, sl, (sl % 2)::int, b * 1000 + sl / 2
 	FROM (SELECT ('x' || substr(h, 1, 12))::bit(48)::bigint AS b,
-	             ('x' || substr(h, 13, 1))::bit(4)::int AS v,
-	             ('x' || substr(h, 14, 3))::bit(12)::int AS st,
-	             ('x' || substr(h, 17, 1))::bit(4)::int >> 2 AS va,
-	             (('x' || substr(h, 17, 16))::bit(64)::bigint & ((1::bigint << 62) - 1)) >> 24 AS sl
-	      FROM (SELECT replace(u::text, '-', '') AS h) AS x) AS y
+				 ('x' || substr(h, 13, 1))::bit(4)::int AS v,
+				 ('x' || substr(h, 14, 3))::bit(12)::int AS st,
+				 ('x' || substr(h, 17, 1))::bit(4)::int >> 2 AS va,
+				 (('x' || substr(h, 17, 16))::bit(64)::bigint & ((1::bigint << 62) - 1)) >> 24 AS sl
+		  FROM (SELECT replace(u::text, '-', '') AS h) AS x) AS y
 $$;
 
 -- The rule, stated independently: a session makes a fill key (pass 1)
@@ -65,7 +65,7 @@ SELECT dblink_connect('fresh', :'conn');
 CREATE TEMP TABLE made AS
 SELECT k, u, f.*
 FROM dblink('fresh', 'SELECT k, uuid_striped_nextval() FROM generate_series(1, 6000) AS k')
-     AS t(k int, u uuid), LATERAL pg_temp.fields(u) AS f;
+	 AS t(k int, u uuid), LATERAL pg_temp.fields(u) AS f;
 SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS t1 \gset
 CREATE TEMP TABLE expected AS SELECT * FROM pg_temp.rule(6000);
 -- number each session's front keys 0, 1, 2, ... in the order they were made
@@ -74,38 +74,38 @@ SELECT (row_number() OVER (ORDER BY k) - 1)::int AS front, k, u, clock_us FROM m
 
 -- Version 8 and the RFC 9562 variant (binary 10) on every value; one stripe.
 SELECT count(*) AS values,
-       count(*) FILTER (WHERE version <> 8) AS not_version_8,
-       count(*) FILTER (WHERE variant <> 2) AS not_variant_10,
-       count(DISTINCT stripe) AS stripes,
-       count(DISTINCT u) AS distinct_values
+	   count(*) FILTER (WHERE version <> 8) AS not_version_8,
+	   count(*) FILTER (WHERE variant <> 2) AS not_variant_10,
+	   count(DISTINCT stripe) AS stripes,
+	   count(DISTINCT u) AS distinct_values
 FROM made;
 
 -- The block start is a whole hour (the default interval_length, 3600 s) in
 -- Unix milliseconds, and the slot's clock lies inside its block.
 SELECT bool_and(block_ms % 3600000 = 0) AS block_on_the_hour,
-       bool_and(clock_us >= block_ms * 1000 AND clock_us < (block_ms + 3600000) * 1000) AS clock_in_block
+	   bool_and(clock_us >= block_ms * 1000 AND clock_us < (block_ms + 3600000) * 1000) AS clock_in_block
 FROM made;
 
 -- Passes follow the rule, key by key.
 SELECT count(*) FILTER (WHERE e.pass = 0) AS fronts, count(*) FILTER (WHERE e.pass = 1) AS fills,
-       bool_and(m.pass = e.pass) AS passes_as_the_rule
+	   bool_and(m.pass = e.pass) AS passes_as_the_rule
 FROM made m JOIN expected e USING (k);
 
 -- Front keys: their clock is the wall clock during the call (or at most one
 -- microsecond per key ahead of it), strictly increasing; the keys too.
 SELECT bool_and(clock_us >= :t0 AND clock_us <= :t1 + 6000) AS front_clock_is_wall_clock,
-       count(*) FILTER (WHERE clock_us <= prev_clock OR u <= prev_u) AS fronts_not_increasing
+	   count(*) FILTER (WHERE clock_us <= prev_clock OR u <= prev_u) AS fronts_not_increasing
 FROM (SELECT clock_us, u, lag(clock_us) OVER (ORDER BY k) AS prev_clock, lag(u) OVER (ORDER BY k) AS prev_u
-      FROM fronts) AS s;
+	  FROM fronts) AS s;
 
 -- Fill keys: each carries the clock of the front key the rule names, so it
 -- sorts right after that front key and before the next one; fill keys are
 -- increasing too, and front keys 11, 23, 35, ... are never filled.
 SELECT count(*) AS fills,
-       bool_and(m.clock_us = f.clock_us AND m.block_ms * 1000 + m.slot / 2 = f.clock_us) AS fill_has_its_front_clock,
-       bool_and(m.u > f.u AND m.u < nf.u) AS fill_between_its_front_and_the_next,
-       count(*) FILTER (WHERE e.front % 12 = 11) AS filled_11_mod_12,
-       count(*) FILTER (WHERE m.u <= lag_u) AS fills_not_increasing
+	   bool_and(m.clock_us = f.clock_us AND m.block_ms * 1000 + m.slot / 2 = f.clock_us) AS fill_has_its_front_clock,
+	   bool_and(m.u > f.u AND m.u < nf.u) AS fill_between_its_front_and_the_next,
+	   count(*) FILTER (WHERE e.front % 12 = 11) AS filled_11_mod_12,
+	   count(*) FILTER (WHERE m.u <= lag_u) AS fills_not_increasing
 FROM (SELECT *, lag(u) OVER (ORDER BY k) AS lag_u FROM made WHERE pass = 1) AS m
 JOIN expected e USING (k)
 JOIN fronts f ON f.front = e.front
@@ -118,18 +118,18 @@ SELECT (pg_temp.fields(uuid_striped_nextval())).stripe AS my_stripe \gset
 SELECT dblink_connect('s' || i, :'conn') FROM generate_series(1, 4) AS i;
 SELECT count(DISTINCT stripe) AS stripes, count(*) FILTER (WHERE stripe = :my_stripe) AS same_as_mine
 FROM generate_series(1, 4) AS i,
-     LATERAL dblink('s' || i, 'SELECT uuid_striped_nextval()') AS t(u uuid),
-     LATERAL pg_temp.fields(u);
+	 LATERAL dblink('s' || i, 'SELECT uuid_striped_nextval()') AS t(u uuid),
+	 LATERAL pg_temp.fields(u);
 
 -- Ordering across blocks: with 1-second blocks, values made after a pause of
 -- more than a second are in a later block and sort after all earlier ones.
 SELECT count(*) AS values, count(DISTINCT block_ms) >= 2 AS two_blocks_or_more,
-       bool_and(block_ms % 1000 = 0) AS block_on_the_second,
-       min(u::text) FILTER (WHERE k > 10) > max(u::text) FILTER (WHERE k <= 10) AS later_block_sorts_after
+	   bool_and(block_ms % 1000 = 0) AS block_on_the_second,
+	   min(u::text) FILTER (WHERE k > 10) > max(u::text) FILTER (WHERE k <= 10) AS later_block_sorts_after
 FROM dblink('s1', 'SELECT k, uuid_striped_nextval(1) FROM generate_series(1, 10) AS k
-                   UNION ALL SELECT 10 + k, uuid_striped_nextval(1) FROM pg_sleep(1.1), generate_series(1, 10) AS k')
-     AS t(k int, u uuid),
-     LATERAL pg_temp.fields(u);
+				   UNION ALL SELECT 10 + k, uuid_striped_nextval(1) FROM pg_sleep(1.1), generate_series(1, 10) AS k')
+	 AS t(k int, u uuid),
+	 LATERAL pg_temp.fields(u);
 
 -- Leaf density: four sessions insert 25,000 rows each at the same time
 -- (each waits for an advisory lock this session releases once all four
@@ -154,8 +154,8 @@ SELECT pg_temp.fill('striped_t');
 SELECT pg_temp.fill('random_t');
 SELECT count(DISTINCT (pg_temp.fields(id)).stripe) AS stripes FROM striped_t;
 SELECT s.avg_leaf_density >= 85 AS striped_density_at_least_85,
-       p.avg_leaf_density >= 85 AS pgstatindex_agrees,
-       s.avg_leaf_density >= r.avg_leaf_density + 10 AS denser_than_random_by_10_points
+	   p.avg_leaf_density >= 85 AS pgstatindex_agrees,
+	   s.avg_leaf_density >= r.avg_leaf_density + 10 AS denser_than_random_by_10_points
 FROM index_shape('striped_t_pkey') AS s, pgstatindex('striped_t_pkey') AS p, index_shape('random_t_pkey') AS r;
 SELECT dblink_disconnect('s' || i) FROM generate_series(1, 4) AS i;
 
@@ -167,6 +167,6 @@ SELECT uuid_striped_nextval(-1);
 SELECT uuid_striped_nextval(86401);
 \set VERBOSITY default
 SELECT (pg_temp.fields(uuid_striped_nextval(1))).version AS v1,
-       (pg_temp.fields(uuid_striped_nextval(86400))).block_ms % 86400000 = 0 AS day_block;
+	   (pg_temp.fields(uuid_striped_nextval(86400))).block_ms % 86400000 = 0 AS day_block;
 
 DROP TABLE striped_t, random_t;

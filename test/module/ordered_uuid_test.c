@@ -1,17 +1,25 @@
-/*----
- * testing.c
- *	  A test-only entry point: hold a relation extension lock until a given
- *	  number of backends wait for it, so that the extend_lock_waits test is
- *	  deterministic on every version (on PG16+ extension waits are rare).
+/*-------------------------------------------------------------------------
  *
- * And a probe of the WAL scanner's worker-facing behaviour (skipping
+ * ordered_uuid_test.c
+ *	  ordered_uuid_test, the test module: C functions that only the tests
+ *	  use, built and installed by the test harness (test/module/Makefile),
+ *	  never part of a release's library.
+ *
+ * ou_hold_extension_lock holds a relation extension lock until a given
+ * number of backends wait for it, so that the extend_lock_waits test is
+ * deterministic on every version (on PG16+ extension waits are rare).
+ * ou_test_wal_scan probes the WAL scanner's worker-facing behaviour (skipping
  * removed WAL, END being repeatable), which no SQL function of the extension
- * exercises.
+ * exercises; the module carries its own copy of src/walscan.c.
  *
- * Not part of the extension's SQL: a test creates them with
- *	CREATE FUNCTION ... AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C
- * which only a superuser may do; the function checks superuser itself too.
- *----
+ * A test creates them with
+ *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
+ * which only a superuser may do; the functions check superuser themselves too.
+ *
+ * IDENTIFICATION
+ *	  test/module/ordered_uuid_test.c
+ *
+ *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
@@ -26,8 +34,9 @@
 #include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
 
-#include "ordered_uuid.h"
 #include "walscan.h"
+
+PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(ou_hold_extension_lock);
 

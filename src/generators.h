@@ -1,0 +1,44 @@
+/*-------------------------------------------------------------------------
+ *
+ * generators.h
+ *	  The layouts shared by the generators (generators.c), the keys of a
+ *	  given time (generators_time_keys.c) and the striped generator
+ *	  (generators_striped.c).
+ *
+ * IDENTIFICATION
+ *	  src/generators.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ORDERED_UUID_GENERATORS_H
+#define ORDERED_UUID_GENERATORS_H
+
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "utils/uuid.h"
+
+/* microseconds from the Unix epoch (1970) to the PostgreSQL epoch (2000) */
+#define OU_UNIX_EPOCH_OFFSET_US \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC)
+/* the largest Unix millisecond a version 7 UUID holds */
+#define OU_V7_MAX_MS		((UINT64CONST(1) << 48) - 1)
+
+/* the layout of block-prefixed UUIDs of one block_size and block_count */
+typedef struct OuBlockLayout
+{
+	int			nbytes;			/* prefix bytes, 1..4 */
+	uint64		nblocks;		/* 2^(8 * nbytes) */
+	int64		block_len;		/* effective block size, >= 1 */
+} OuBlockLayout;
+
+extern int32 ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name);
+extern int	ou_prefix_bytes(int64 block_count);
+extern OuBlockLayout ou_block_layout(int32 block_size, int32 block_count);
+extern uint64 ou_block_of(const OuBlockLayout *layout, int64 v);
+extern int32 ou_block_id_int(uint64 block);
+extern void ou_set_block_prefix(pg_uuid_t *uuid, const OuBlockLayout *layout, uint64 block);
+extern int64 ou_v7_unix_us(TimestampTz ts);
+extern void ou_v7_fill(pg_uuid_t *uuid, uint64 ms, int64 subms_ns);
+extern void ou_v7_fill_time(pg_uuid_t *uuid, TimestampTz ts, int64 extra_ns);
+
+#endif							/* ORDERED_UUID_GENERATORS_H */
