@@ -8,7 +8,7 @@
  *
  * clients workers append groups * rows_per_group rows to one table with an
  * index on (grp, seq), as devices reporting at once do: each INSERT carries
- * OU_LOCALITY_BATCH consecutive arrivals, arrival n (from a shared sequence)
+ * OU_LOCALITY_BATCH arrivals, arrival n (numbered by a shared sequence)
  * belonging to group (n - 1) % groups, so every group gets exactly
  * rows_per_group rows, one per round.  Then, for each variant, worker 1
  * reads sample_groups groups through the index, pass after pass for at

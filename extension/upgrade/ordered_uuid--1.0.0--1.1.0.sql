@@ -146,9 +146,9 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_striped_nextval(int) IS
 'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';
 
--- bench_locality: scenario S4 in one call.  Its result row has one row per
--- variant; a type rather than OUT parameters: the argument "rows_per_group"
--- and the column "rows_per_group" share a name.
+-- bench_locality: scenario S4 in one call, one result row per variant.  The
+-- row is a type rather than OUT parameters: the argument "rows_per_group" and
+-- the column "rows_per_group" share a name.
 CREATE TYPE bench_locality_result AS (
 	variant text,
 	scan text,
