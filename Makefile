@@ -3,6 +3,7 @@
 #   make && make install          build and install into the PostgreSQL that
 #                                 pg_config (or PG_CONFIG=...) names
 #   make install-test-module      install the test module the tests need
+#                                 (make uninstall-test-module removes it)
 #   make installcheck             pg_regress against a running server
 #   make installcheck-preload     the collector's suites, each in a temporary
 #                                 instance with its sql/NAME.conf (not as root)
@@ -76,10 +77,18 @@ installcheck-preload:
 # The test module (test/module): C functions that only the tests use.
 install-test-module:
 	$(MAKE) -C test/module install PG_CONFIG='$(PG_CONFIG)'
+uninstall-test-module:
+	$(MAKE) -C test/module uninstall PG_CONFIG='$(PG_CONFIG)'
 
 clean: clean-test-module
 clean-test-module:
 	$(MAKE) -C test/module clean PG_CONFIG='$(PG_CONFIG)'
+
+# REGRESS needs the test module: say so at once rather than in two diffs.
+installcheck: check-test-module
+check-test-module:
+	@test -f '$(DESTDIR)$(pkglibdir)/ordered_uuid_test$(DLSUFFIX)' || \
+		{ echo "make installcheck: the test module is not installed: run make install-test-module (PG_CONFIG=$(PG_CONFIG)) first" >&2; exit 1; }
 
 # The bundle is `git archive` of a commit: files marked export-ignore in
 # .gitattributes (development only) stay out.  It is written under a temporary
@@ -101,7 +110,8 @@ dist:
 	@mv -f '$(DIST_ZIP).tmp' '$(DIST_ZIP)'
 	@echo "$(DIST_ZIP)"
 
-.PHONY: installcheck-preload install-test-module clean-test-module dist
+.PHONY: installcheck-preload install-test-module uninstall-test-module clean-test-module \
+	check-test-module dist
 endif
 
 test:

@@ -45,6 +45,14 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_v7_time(uuid) IS
 'the millisecond timestamp of a version 7 UUID; NULL for other versions';
 
+CREATE FUNCTION uuid_version(id uuid)
+RETURNS smallint
+AS 'MODULE_PATHNAME', 'uuid_version'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_version(uuid) IS
+'the version field of a UUID of the RFC 9562 variant (4 random, 7 time-ordered, 8 uuid_striped_nextval); NULL for other variants, as core''s uuid_extract_version on 17+';
+
 -- Time-addressed keys: bounds for scanning and partitioning by time.
 
 CREATE FUNCTION uuid_v7_nextval(shift interval)

@@ -22,6 +22,7 @@ show_diffs() { local f; for f in "$@"; do [ -f "$f" ] && cat "$f"; done; failure
 
 ou_log "[$label] build"
 ou_use_pg "$pg_config" "-Wall -Werror"
+make -s -C test/module PG_CONFIG="$pg_config" PG_CFLAGS="-Wall -Werror" >/dev/null
 ou_sudo make -s install-test-module PG_CONFIG="$pg_config" >/dev/null
 ou_pgtap "$pg_config"
 
@@ -51,6 +52,10 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 (cd "$tree" && ou_as_server_user env PATH="$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH" \
-	make -s installcheck-preload PG_CONFIG="$pg_config" CHECK_DIR="$check") ||
+	make -s installcheck-preload PG_CONFIG="$pg_config" CHECK_DIR="$check") || {
+	for log in "$check"/*/log/postmaster.log; do
+		[ -f "$log" ] && { echo "--- $log (tail)"; tail -n 20 "$log"; }
+	done
 	show_diffs "$check"/*-out/regression.diffs
+}
 [ $failures = 0 ]

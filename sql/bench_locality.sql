@@ -3,18 +3,7 @@
 -- tiny sizes, never timings.  Independent checks: heap_locality() and row
 -- counts of the kept tables, the catalog (index columns, leftovers).
 --
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-CREATE VIEW bench_leftovers AS
-SELECT (SELECT count(*) FROM pg_namespace
-		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
-	   (SELECT count(*) FROM pg_stat_activity
-		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
+\i sql/include/bench_helpers.sql
 -- progress NOTICEs come every 5 s of a busy machine: not part of the output
 SET client_min_messages = warning;
 

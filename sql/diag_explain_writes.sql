@@ -1,5 +1,7 @@
+--
 -- explain_writes(): per-relation WAL of one statement, checked against
 -- independent counts (pgstatindex, relation sizes, row counts).
+--
 SET client_min_messages = warning;	-- whether or not an earlier test made them
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
 -- dblink must load, or the sessions below never come: stop at once if it

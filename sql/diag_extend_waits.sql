@@ -1,3 +1,4 @@
+--
 -- extend_lock_waits: real waiters, attributed to the right relation.
 --
 -- Relation extension waits are short and, on PG16+, rare; to make the test
@@ -6,6 +7,7 @@
 -- until two bulk inserts, in two more sessions, queue for it -- they are real
 -- waiters: each must extend the empty table.  The view is then read from
 -- this session, as a superuser and as an ordinary role.
+--
 SET client_min_messages = warning;	-- whether or not an earlier test made it
 -- dblink must load, or the sessions below never come: stop at once if it
 -- does not (a server that finds another PostgreSQL's libpq before its own fails

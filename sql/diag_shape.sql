@@ -1,5 +1,7 @@
+--
 -- index_shape() against pgstatindex; heap_locality() against a plain SQL
 -- count over ctid, before and after CLUSTER.
+--
 \set VERBOSITY sqlstate
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
 

@@ -1,9 +1,11 @@
+--
 -- index_splits(): exact split counts from the WAL, checked against
 -- independent counts: pgstatindex's page counts on indexes that never
 -- deleted a page (leaf_pages = 1 + leaf splits, internal_pages = upper + root
 -- splits, tree_level = root splits) and pg_walinspect's SPLIT_L/SPLIT_R
 -- records for the same range (PG15: pg_get_wal_records_info, PG16+:
 -- pg_get_wal_block_info; PG14 has no pg_walinspect and checks pgstatindex).
+--
 \set VERBOSITY sqlstate
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
 DO $$

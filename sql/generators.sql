@@ -116,6 +116,39 @@ SELECT uuid_v7_nextval() AS v7 \gset
 SELECT uuid_v7_time(:'v7') >= date_trunc('milliseconds', :'before'::timestamptz)
    AND uuid_v7_time(:'v7') < clock_timestamp() + interval '1 second' AS round_trip_ok;
 
+-- uuid_version: the version nibble of RFC-variant UUIDs, NULL otherwise,
+-- checked against the bytes themselves over generated and arbitrary values,
+-- and against core's uuid_extract_version where it exists (17+).
+CREATE TEMP TABLE gen_versions AS
+SELECT u FROM (
+	SELECT gen_random_uuid() FROM generate_series(1, 500)
+	UNION ALL SELECT uuid_v7_nextval() FROM generate_series(1, 500)
+	UNION ALL SELECT uuid_striped_nextval() FROM generate_series(1, 500)
+	UNION ALL SELECT uuid_time_nextval() FROM generate_series(1, 500)
+	UNION ALL SELECT md5(g::text)::uuid FROM generate_series(1, 2000) g
+	UNION ALL VALUES ('00000000-0000-0000-0000-000000000000'::uuid),
+					 ('ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid)) v(u);
+SELECT count(*) AS values_checked,
+	   bool_and(uuid_version(u) IS NOT DISTINCT FROM
+				CASE WHEN (get_byte(uuid_send(u), 8) & 192) = 128
+					 THEN (get_byte(uuid_send(u), 6) >> 4)::smallint END) AS matches_bytes,
+	   count(*) FILTER (WHERE uuid_version(u) IS NULL) > 0 AS some_other_variants
+  FROM gen_versions;
+SELECT uuid_version(gen_random_uuid()) AS v4, uuid_version(uuid_v7_nextval()) AS v7,
+	   uuid_version(uuid_striped_nextval()) AS v8,
+	   uuid_version('00000000-0000-0000-0000-000000000000') IS NULL AS nil_is_null;
+DO $$
+BEGIN
+	IF current_setting('server_version_num')::int >= 170000 THEN
+		-- planned only here: uuid_extract_version does not exist before 17
+		IF EXISTS (SELECT 1 FROM gen_versions
+					WHERE uuid_version(u) IS DISTINCT FROM uuid_extract_version(u)) THEN
+			RAISE EXCEPTION 'uuid_version and uuid_extract_version disagree';
+		END IF;
+	END IF;
+END $$;
+DROP TABLE gen_versions;
+
 -- uuid_block_id
 SELECT uuid_block_id('12345678-0000-4000-8000-000000000000') AS two_bytes,
 	   uuid_block_id('12345678-0000-4000-8000-000000000000', 256) AS one_byte,

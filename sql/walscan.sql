@@ -1,13 +1,15 @@
+--
 -- The WAL scanner on WAL that a checkpoint removed: index_splits() reports it
 -- (58P01 with a hint); the collector's mode (skip_removed) jumps to the
 -- oldest WAL still on disk, counts what it skipped and carries on.
+--
 \set VERBOSITY sqlstate
-CREATE SCHEMA diag_walscan;
+CREATE SCHEMA walscan_test;
 -- The test-only functions live in the test module (test/module), not in the
 -- extension's library: both lookups fail with 42883.
-CREATE FUNCTION diag_walscan.absent1() RETURNS int AS 'ordered_uuid', 'ou_test_wal_scan' LANGUAGE C;
-CREATE FUNCTION diag_walscan.absent2() RETURNS int AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C;
-CREATE FUNCTION diag_walscan.scan(start pg_lsn, skip_removed boolean,
+CREATE FUNCTION walscan_test.absent1() RETURNS int AS 'ordered_uuid', 'ou_test_wal_scan' LANGUAGE C;
+CREATE FUNCTION walscan_test.absent2() RETURNS int AS 'ordered_uuid', 'ou_hold_extension_lock' LANGUAGE C;
+CREATE FUNCTION walscan_test.scan(start pg_lsn, skip_removed boolean,
 	OUT status text, OUT records bigint, OUT segments_skipped bigint,
 	OUT bytes_skipped bigint, OUT end_repeats boolean)
 AS 'ordered_uuid_test', 'ou_test_wal_scan' LANGUAGE C STRICT;
@@ -18,7 +20,7 @@ SELECT pg_current_wal_insert_lsn() AS old \gset
 INSERT INTO ws_t SELECT gen_random_uuid() FROM generate_series(1, 1000);
 -- Before removal: readable, nothing skipped.
 SELECT status, records > 0 AS read_some, segments_skipped, bytes_skipped, end_repeats
-FROM diag_walscan.scan(:'old', true);
+FROM walscan_test.scan(:'old', true);
 SELECT leaf_splits > 0 AS splits_seen FROM index_splits(:'old') WHERE index = 'ws_t_id_idx'::regclass;
 -- Move to a new segment and checkpoint twice: the old segment goes.
 SELECT pg_switch_wal() IS NOT NULL AS switched;
@@ -31,11 +33,11 @@ SELECT NOT EXISTS (SELECT 1 FROM pg_ls_waldir()
 -- The SQL functions: a clear error.
 SELECT * FROM index_splits(:'old');
 -- The scanner: reports it, or skips it.
-SELECT status, records FROM diag_walscan.scan(:'old', false);
+SELECT status, records FROM walscan_test.scan(:'old', false);
 SELECT status, records > 0 AS read_some, segments_skipped >= 1 AS skipped_segments,
 	   bytes_skipped > 0 AS skipped_bytes,
 	   end_repeats
-FROM diag_walscan.scan(:'old', true);
+FROM walscan_test.scan(:'old', true);
 
 DROP TABLE ws_t;
-DROP SCHEMA diag_walscan CASCADE;
+DROP SCHEMA walscan_test CASCADE;

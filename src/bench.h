@@ -78,11 +78,20 @@ typedef struct OuBenchRead
 	char		scan[NAMEDATALEN];	/* scan node of the read statement's plan */
 } OuBenchRead;
 
-/* bench_leader.c */
+/* bench_sql.c: the texts of a run */
 extern char *ou_bench_new_schema(uint64 *run_id);
 extern char *ou_bench_stmt(bool caller_path, const char *fmt,...) pg_attribute_printf(2, 3);
 extern char *ou_bench_stmt_toplevel(const char *fmt,...) pg_attribute_printf(1, 2);
 extern Size ou_bench_text_size(List *stmts);
+extern char *ou_bench_qualified(const char *schema, const char *name);
+extern char *ou_bench_kept_name(const char *schema, const char *name);
+
+/* bench_args.c: the benchmark functions' arguments */
+extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
+							  int64 min, int64 max);
+extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
+
+/* bench_leader.c: a run */
 extern OuBenchRun *ou_bench_start(const char *fname, Oid fn_oid, int nworkers,
 								  const char *schema, uint64 run_id, Size text_cap);
 extern void ou_bench_phase(OuBenchRun *run, const char *fmt,...) pg_attribute_printf(2, 3);
@@ -101,11 +110,6 @@ extern void ou_bench_abort(OuBenchRun *run);
 extern int	ou_bench_running_procs(OuBenchRun *run, struct PGPROC **procs, int *pids,
 								   int max);
 extern void ou_bench_checkpoint(void);
-extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
-							  int64 min, int64 max);
-extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
-extern char *ou_bench_qualified(const char *schema, const char *name);
-extern char *ou_bench_kept_name(const char *schema, const char *name);
 
 /* bench_sample.c: the wait-event profile of a run, sampled by the leader */
 #define OU_SAMPLE_MS		10	/* sampling period, milliseconds */

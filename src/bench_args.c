@@ -130,20 +130,7 @@ ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name, int64 min
 		v = PG_GETARG_INT64(argno);
 	else
 		v = PG_GETARG_INT32(argno);
-	if (v < min || v > max)
-	{
-		if (max == PG_INT64_MAX || max == PG_INT32_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s must be at least " INT64_FORMAT, name, min),
-					 errdetail("The value given was " INT64_FORMAT ".", v)));
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s must be between " INT64_FORMAT " and " INT64_FORMAT, name, min, max),
-					 errdetail("The value given was " INT64_FORMAT ".", v)));
-	}
-	return v;
+	return ou_check_range(name, v, min, max);
 }
 
 /*

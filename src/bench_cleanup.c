@@ -291,7 +291,6 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	BackgroundWorker w;
 	BackgroundWorkerHandle *h = NULL;
 	OuBenchCleanupArgs args;
-	TimestampTz start = GetCurrentTimestamp();
 
 	memset(&args, 0, sizeof(args));
 	args.dbid = dbid;
@@ -316,23 +315,10 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	}
 	if (!wait)
 		return;
-	for (;;)
-	{
-		pid_t		pid;
-
-		if (GetBackgroundWorkerPid(h, &pid) == BGWH_STOPPED)
-			break;
-		if (TimestampDifferenceExceeds(start, GetCurrentTimestamp(), OU_CLEANUP_WAIT_MS))
-		{
-			ereport(WARNING,
-					(errcode(ERRCODE_WARNING),
-					 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));
-			break;
-		}
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 20, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-	}
+	if (!ou_bench_wait_stopped(&h, 1, OU_CLEANUP_WAIT_MS))
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));
 	pfree(h);
 }
 

@@ -214,10 +214,7 @@ bench_insert(PG_FUNCTION_ARGS)
 	prefill = ou_bench_arg_int(fcinfo, 4, "prefill", 0, PG_INT64_MAX);
 	unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
 	keep = ou_bench_arg_bool(fcinfo, 6, "keep");
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("generators must not be null")));
+	ou_check_not_null(fcinfo, 0, "generators");
 	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
 	if (ARR_NDIM(gens_arr) > 1)
 		ereport(ERROR,

@@ -1,16 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * bench_leader.c
- *	  The leader's side of a benchmark run: checks, the run's shared
- *	  memory and workers, the commands, the waits, and the way out.
+ *	  The leader's side of a benchmark run: the run's shared memory and
+ *	  workers, the commands, the waits, and the way out.
  *
  * A benchmark function cannot commit in its caller's transaction, and what
  * it created there would be invisible to other sessions until the caller
  * commits.  So all benchmark SQL, even with one client, runs in dynamic
  * background workers connected to the caller's database AS THE CALLING
  * ROLE (GetUserId()), within that role's limits (NOLOGIN, CONNECT, the
- * role's and the database's connection limits are checked here first,
- * because PostgreSQL does not count background workers against them).
+ * role's and the database's connection limits are checked first, in
+ * bench_args.c, because PostgreSQL does not count background workers
+ * against them).
  *
  * The leader never runs SQL and never opens or locks a scratch relation,
  * so a worker dropping one can never wait for the leader.  It holds the
@@ -646,11 +647,12 @@ ou_bench_terminate(OuBenchRun *run)
 /*
  * ou_bench_wait_stopped
  *		Wait, without processing interrupts and at most timeout_ms, until
- *		every worker of the run has exited.  Used on the way out, also
- *		after an error.
+ *		every worker of handles[0..n) (NULL entries skipped) has exited;
+ *		returns whether they all did.  Used on the way out, also after an
+ *		error, and by the clean-up launcher.
  */
-static void
-ou_bench_wait_stopped(OuBenchRun *run, int timeout_ms)
+bool
+ou_bench_wait_stopped(BackgroundWorkerHandle **handles, int n, int timeout_ms)
 {
 	TimestampTz start = GetCurrentTimestamp();
 
@@ -659,16 +661,18 @@ ou_bench_wait_stopped(OuBenchRun *run, int timeout_ms)
 		bool		all = true;
 		int			i;
 
-		for (i = 0; i < run->nworkers; i++)
+		for (i = 0; i < n; i++)
 		{
 			pid_t		pid;
 
-			if (run->handles[i] &&
-				GetBackgroundWorkerPid(run->handles[i], &pid) != BGWH_STOPPED)
+			if (handles[i] &&
+				GetBackgroundWorkerPid(handles[i], &pid) != BGWH_STOPPED)
 				all = false;
 		}
-		if (all || TimestampDifferenceExceeds(start, GetCurrentTimestamp(), timeout_ms))
-			return;
+		if (all)
+			return true;
+		if (TimestampDifferenceExceeds(start, GetCurrentTimestamp(), timeout_ms))
+			return false;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 20, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
@@ -739,7 +743,7 @@ ou_bench_finish(OuBenchRun *run, bool keep)
 	ou_bench_phase(run, "stopping workers");
 	ou_bench_command(run, OU_CMD_EXIT);
 	ou_bench_wait(run, -1, 0, NULL, NULL, 0);
-	ou_bench_wait_stopped(run, OU_STOP_WAIT_MS);
+	(void) ou_bench_wait_stopped(run->handles, run->nworkers, OU_STOP_WAIT_MS);
 	ou_bench_release(run);
 }
 
@@ -757,7 +761,7 @@ ou_bench_abort(OuBenchRun *run)
 		return;
 	HOLD_INTERRUPTS();
 	ou_bench_terminate(run);
-	ou_bench_wait_stopped(run, OU_STOP_WAIT_MS);
+	(void) ou_bench_wait_stopped(run->handles, run->nworkers, OU_STOP_WAIT_MS);
 	if (run->created)
 		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,
 								run->fname, true);

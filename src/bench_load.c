@@ -43,19 +43,6 @@ PG_FUNCTION_INFO_V1(bench_cleanup);
 #define OU_BULK_MAX_ROW		8000
 
 /*
- * ou_interval
- *		An interval of secs seconds.
- */
-static Interval *
-ou_interval(double secs)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-
-	iv->time = (TimeOffset) (secs * USECS_PER_SEC);
-	return iv;
-}
-
-/*
  * ou_result_tupdesc
  *		The composite result type of a one-row benchmark function.
  */
@@ -163,7 +150,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	values[3] = Float8GetDatum(ou_round(r.rows / r.seconds, 1));
 	values[4] = Float8GetDatum(ou_round((double) r.rows * row_bytes / (1024.0 * 1024.0) / r.seconds, 2));
 	values[5] = Int64GetDatum(sampler->extend_waits);
-	values[6] = IntervalPGetDatum(ou_interval(sampler->extend_seconds));
+	values[6] = ou_interval_us((int64) (sampler->extend_seconds * USECS_PER_SEC));
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)

@@ -2,8 +2,9 @@
  *
  * bench_protocol.h
  *	  The shared memory of a benchmark run and the commands the leader
- *	  sends its workers: private to bench_leader.c, bench_worker.c,
- *	  bench_read.c and bench_cleanup.c.
+ *	  sends its workers: private to the engine (bench_leader.c,
+ *	  bench_worker.c, bench_read.c, bench_cleanup.c, bench_args.c,
+ *	  bench_sql.c).
  *
  * One run = one DSM segment holding an OuBenchShared header (a slot per
  * worker), the caller's search_path, and a text area for the statements of
@@ -144,6 +145,7 @@ extern void ou_worker_toplevel(const char *sql);
 
 /* bench_leader.c */
 extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
+extern bool ou_bench_wait_stopped(BackgroundWorkerHandle **handles, int n, int timeout_ms);
 
 /* bench_args.c */
 extern void ou_bench_check_role(int nworkers, bool need_create);

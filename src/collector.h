@@ -21,6 +21,8 @@
 #include "storage/lwlock.h"
 #include "utils/hsearch.h"
 
+#include "walscan.h"
+
 /* the shared state (collector_shmem.c; only when preloaded) */
 typedef struct OuProfileKey
 {
@@ -87,20 +89,8 @@ typedef struct OuExtendEntry
 	TimestampTz last_wait;		/* time of the last sample that saw a waiter */
 } OuExtendEntry;
 
-typedef struct OuSplitKey
-{
-	Oid			dbid;
-	Oid			spcid;
-	Oid			relfilenode;
-} OuSplitKey;
-
-typedef struct OuSplitEntry
-{
-	OuSplitKey	key;
-	uint64		leaf_splits;
-	uint64		upper_splits;
-	uint64		root_splits;
-} OuSplitEntry;
+/* the shared split counts: OuSplitTally entries (walscan.h) */
+typedef OuSplitTally OuSplitEntry;
 
 typedef struct OuShared
 {
@@ -184,6 +174,5 @@ extern void ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize,
 						  Size dbid_offset, OuRowFiller fill);
 extern void ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
 							 Datum *values, bool *nulls);
-extern Datum ou_interval_us(int64 us);
 
 #endif							/* ORDERED_UUID_COLLECTOR_H */

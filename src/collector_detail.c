@@ -26,6 +26,7 @@
 
 #include "collector.h"
 #include "compat.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile_detail);
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_history);

@@ -120,7 +120,7 @@ ou_shmem_startup(void)
 	ou_extend_htab = ou_init_table("ordered_uuid extension lock stats",
 								   sizeof(OuExtendKey), sizeof(OuExtendEntry));
 	ou_split_htab = ou_init_table("ordered_uuid index split stats",
-								  sizeof(OuSplitKey), sizeof(OuSplitEntry));
+								  sizeof(OuRelFileLocator), sizeof(OuSplitEntry));
 	if (OU_DETAIL_ON())
 		ou_detail_htab = ou_init_table("ordered_uuid detailed wait profile",
 									   sizeof(OuDetailKey), sizeof(OuDetailEntry));

@@ -38,6 +38,7 @@
 #include "collector.h"
 #include "compat.h"
 #include "walscan.h"
+#include "util.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile);
 PG_FUNCTION_INFO_V1(ordered_uuid_extend_lock_stats);
@@ -198,16 +199,6 @@ ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize, Size dbid_off
 	ou_emit_rows(fcinfo, rows, n, entrysize, dbid_offset, fill);
 }
 
-/* microseconds as an interval */
-Datum
-ou_interval_us(int64 us)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-
-	iv->time = us;
-	return IntervalPGetDatum(iv);
-}
-
 /* the name of database dbid, or NULL */
 static bool
 ou_db_name(Oid dbid, Datum *out)
@@ -325,13 +316,13 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	const OuSplitEntry *e = entry;
 	Oid			relid = InvalidOid;
 
-	if (e->key.dbid == MyDatabaseId)
+	if (e->key.dbOid == MyDatabaseId)
 	{
 		OuRelFileLocator loc;
 
-		loc.spcOid = e->key.spcid;
-		loc.dbOid = e->key.dbid;
-		loc.relNumber = e->key.relfilenode;
+		loc.spcOid = e->key.spcOid;
+		loc.dbOid = e->key.dbOid;
+		loc.relNumber = e->key.relNumber;
 		relid = ou_wal_relid(&loc);
 	}
 	if (OidIsValid(relid))
@@ -341,10 +332,10 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	values[1] = Int64GetDatum((int64) e->leaf_splits);
 	values[2] = Int64GetDatum((int64) e->upper_splits);
 	values[3] = Int64GetDatum((int64) e->root_splits);
-	nulls[4] = !ou_db_name(e->key.dbid, &values[4]);
-	values[5] = ObjectIdGetDatum(e->key.dbid);
-	values[6] = ObjectIdGetDatum(e->key.spcid);
-	values[7] = ObjectIdGetDatum(e->key.relfilenode);
+	nulls[4] = !ou_db_name(e->key.dbOid, &values[4]);
+	values[5] = ObjectIdGetDatum(e->key.dbOid);
+	values[6] = ObjectIdGetDatum(e->key.spcOid);
+	values[7] = ObjectIdGetDatum(e->key.relNumber);
 }
 
 /*
@@ -356,7 +347,7 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 {
 	ou_collector_check_loaded();
 	ou_emit_table(fcinfo, ou_split_htab, sizeof(OuSplitEntry),
-				  offsetof(OuSplitEntry, key.dbid), ou_split_row);
+				  offsetof(OuSplitEntry, key.dbOid), ou_split_row);
 	return (Datum) 0;
 }
 

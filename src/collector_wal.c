@@ -105,7 +105,6 @@ bool
 ou_splits_follow(TimestampTz deadline)
 {
 	MemoryContext oldcxt;
-	HASHCTL		ctl;
 	HTAB	   *local;
 	OuWalScanStatus st;
 	int			nrec = 0;
@@ -136,41 +135,12 @@ ou_splits_follow(TimestampTz deadline)
 		LWLockRelease(ou_shared->lock);
 	}
 
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(OuSplitKey);
-	ctl.entrysize = sizeof(OuSplitEntry);
-	ctl.hcxt = CurrentMemoryContext;
-	local = hash_create("ordered_uuid collector splits", 32, &ctl,
-						HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	local = ou_split_tally_create("ordered_uuid collector splits", 32);
 
 	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
 	while ((st = ou_wal_scan_next(ou_scan)) == OU_WAL_RECORD)
 	{
-		OuRelFileLocator loc;
-		OuSplitKind kind;
-
-		memset(&loc, 0, sizeof(loc));
-		kind = ou_wal_btree_split_kind(ou_scan->reader, &loc, NULL);
-		if (kind != OU_SPLIT_NONE)
-		{
-			OuSplitKey key;
-			OuSplitEntry *e;
-			bool		found;
-
-			memset(&key, 0, sizeof(key));
-			key.dbid = loc.dbOid;
-			key.spcid = loc.spcOid;
-			key.relfilenode = loc.relNumber;
-			e = hash_search(local, &key, HASH_ENTER, &found);
-			if (!found)
-				e->leaf_splits = e->upper_splits = e->root_splits = 0;
-			if (kind == OU_SPLIT_LEAF)
-				e->leaf_splits++;
-			else if (kind == OU_SPLIT_UPPER)
-				e->upper_splits++;
-			else
-				e->root_splits++;
-		}
+		(void) ou_split_tally_count(local, ou_scan->reader, false);
 		if (++nrec >= OU_WAL_MIN_RECORDS && nrec % OU_WAL_CLOCK_EVERY == 0 &&
 			GetCurrentTimestamp() >= deadline)
 		{

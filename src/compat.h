@@ -31,8 +31,17 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+/* EnableQueryId() and compute_query_id: moved to nodes/ in 16 */
+#if PG_VERSION_NUM >= 160000
+#include "nodes/queryjumble.h"
+#else
+#include "utils/queryjumble.h"
+#endif
 #include "replication/slot.h"
 #include "storage/proc.h"
+#if PG_VERSION_NUM >= 170000
+#include "storage/procnumber.h"
+#endif
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/guc.h"
@@ -46,13 +55,6 @@
  * Collector (waitsample.c, collector_shmem.c, collector.c, collector_views.c).
  *----
  */
-
-/* EnableQueryId() and compute_query_id: moved to nodes/ in 16 */
-#if PG_VERSION_NUM >= 160000
-#include "nodes/queryjumble.h"
-#else
-#include "utils/queryjumble.h"
-#endif
 
 /*
  * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
@@ -183,25 +185,22 @@ ou_rec_block_tag(XLogReaderState *r, uint8 id, OuRelFileLocator *loc,
 {
 #if PG_VERSION_NUM >= 160000
 	RelFileLocator l;
+#else
+	RelFileNode l;
+#endif
 
+#if PG_VERSION_NUM >= 150000
 	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
 		return false;
+#else
+	if (!XLogRecGetBlockTag(r, id, &l, fork, blk))
+		return false;
+#endif
+#if PG_VERSION_NUM >= 160000
 	loc->spcOid = l.spcOid;
 	loc->dbOid = l.dbOid;
 	loc->relNumber = l.relNumber;
-#elif PG_VERSION_NUM >= 150000
-	RelFileNode l;
-
-	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
-		return false;
-	loc->spcOid = l.spcNode;
-	loc->dbOid = l.dbNode;
-	loc->relNumber = l.relNode;
 #else
-	RelFileNode l;
-
-	if (!XLogRecGetBlockTag(r, id, &l, fork, blk))
-		return false;
 	loc->spcOid = l.spcNode;
 	loc->dbOid = l.dbNode;
 	loc->relNumber = l.relNode;
@@ -285,14 +284,10 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
  * the processes running at the same time (MyProcNumber from 17, before that
  * MyProc->pgprocno; 0 before the process has a PGPROC).
  */
-#ifdef OU_COMPAT_GENERATORS
-#include "storage/proc.h"
 #if PG_VERSION_NUM >= 170000
-#include "storage/procnumber.h"
 #define OU_MY_PROC_NUMBER() ((int) MyProcNumber)
 #else
 #define OU_MY_PROC_NUMBER() (MyProc != NULL ? MyProc->pgprocno : 0)
 #endif
-#endif							/* OU_COMPAT_GENERATORS */
 
 #endif							/* ORDERED_UUID_COMPAT_H */

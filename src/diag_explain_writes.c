@@ -195,10 +195,7 @@ explain_writes(PG_FUNCTION_ARGS)
 	bool		held;
 
 	ou_check_wal_read_privilege("explain_writes");
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("statement must not be null")));
+	ou_check_not_null(fcinfo, 0, "statement");
 	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	/* One statement, as the name says: its writes are what the rows describe. */
 	nstmts = list_length(raw_parser(sql, RAW_PARSE_DEFAULT));

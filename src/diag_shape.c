@@ -65,10 +65,7 @@ index_shape(PG_FUNCTION_ARGS)
 	Datum		values[7];
 	bool		nulls[7] = {false};
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("index must not be null")));
+	ou_check_not_null(fcinfo, 0, "index");
 	relid = PG_GETARG_OID(0);
 
 	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_STAT_SCAN_TABLES) &&

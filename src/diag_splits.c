@@ -18,17 +18,11 @@
 #include "utils/tuplestore.h"
 
 #include "diag.h"
+#include "util.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(index_splits);
 
-typedef struct OuSplitCounts
-{
-	OuRelFileLocator key;
-	int64		leaf;
-	int64		upper;
-	int64		root;
-} OuSplitCounts;
 
 /*
  * Check and complete a user-supplied LSN range: start must not be NULL, nor
@@ -42,10 +36,7 @@ ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end)
 	XLogRecPtr	flush = ou_wal_flush_lsn();
 	XLogRecPtr	oldest;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("start_lsn must not be null")));
+	ou_check_not_null(fcinfo, 0, "start_lsn");
 	*start = PG_GETARG_LSN(0);
 	if (*start > flush && !RecoveryInProgress() && *start <= GetXLogInsertRecPtr())
 	{
@@ -95,10 +86,9 @@ index_splits(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	XLogRecPtr	start;
 	XLogRecPtr	end;
-	HASHCTL		ctl;
 	HTAB	   *counts;
 	HASH_SEQ_STATUS seq;
-	OuSplitCounts *c;
+	OuSplitTally *c;
 	OuWalScan  *scan;
 	OuWalScanStatus st;
 
@@ -106,36 +96,12 @@ index_splits(PG_FUNCTION_ARGS)
 	ou_check_lsn_range(fcinfo, &start, &end);
 	ou_init_materialized_srf(fcinfo);
 
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(OuRelFileLocator);
-	ctl.entrysize = sizeof(OuSplitCounts);
-	ctl.hcxt = CurrentMemoryContext;
-	counts = hash_create("index_splits counts", 64, &ctl,
-						 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	counts = ou_split_tally_create("index_splits counts", 64);
 
 	scan = ou_wal_scan_begin(start, end, false);
+	/* only this database's indexes (and shared ones) can be named */
 	while ((st = ou_wal_scan_next(scan)) == OU_WAL_RECORD)
-	{
-		OuRelFileLocator loc;
-		OuSplitKind kind;
-		bool		found;
-
-		memset(&loc, 0, sizeof(loc));
-		kind = ou_wal_btree_split_kind(scan->reader, &loc, NULL);
-		if (kind == OU_SPLIT_NONE)
-			continue;
-		if (loc.dbOid != MyDatabaseId && OidIsValid(loc.dbOid))
-			continue;			/* another database's index: cannot be named */
-		c = hash_search(counts, &loc, HASH_ENTER, &found);
-		if (!found)
-			c->leaf = c->upper = c->root = 0;
-		if (kind == OU_SPLIT_LEAF)
-			c->leaf++;
-		else if (kind == OU_SPLIT_UPPER)
-			c->upper++;
-		else
-			c->root++;
-	}
+		(void) ou_split_tally_count(counts, scan->reader, true);
 	if (st == OU_WAL_REMOVED)
 		ou_wal_scan_error_removed(scan,
 								  "Use a later start_lsn (pg_ls_waldir() lists the WAL still on disk), or keep more WAL with wal_keep_size or a replication slot.");
@@ -155,9 +121,9 @@ index_splits(PG_FUNCTION_ARGS)
 		else
 			nulls[0] = true;
 		values[1] = ObjectIdGetDatum(c->key.relNumber);
-		values[2] = Int64GetDatum(c->leaf);
-		values[3] = Int64GetDatum(c->upper);
-		values[4] = Int64GetDatum(c->root);
+		values[2] = Int64GetDatum((int64) c->leaf_splits);
+		values[3] = Int64GetDatum((int64) c->upper_splits);
+		values[4] = Int64GetDatum((int64) c->root_splits);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -57,6 +57,7 @@ PG_FUNCTION_INFO_V1(uuid_v7_nextval);
 PG_FUNCTION_INFO_V1(uuid_v7_nextval_shift);
 PG_FUNCTION_INFO_V1(uuid_block_id);
 PG_FUNCTION_INFO_V1(uuid_v7_time);
+PG_FUNCTION_INFO_V1(uuid_version);
 
 /*
  * Each step of the v7 clock is at least this many nanoseconds, a little more
@@ -65,25 +66,6 @@ PG_FUNCTION_INFO_V1(uuid_v7_time);
 #define OU_V7_MIN_STEP_NS	245
 #define NS_PER_MS			INT64CONST(1000000)
 #define NS_PER_US			INT64CONST(1000)
-
-/*
- * ou_getarg_positive_int32
- *		The int argument argno, which must be neither NULL nor below 1.
- */
-int32
-ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name)
-{
-	int32		value;
-
-	ou_check_not_null(fcinfo, argno, name);
-	value = PG_GETARG_INT32(argno);
-	if (value < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s must be at least 1", name),
-				 errdetail("The value given was %d.", value)));
-	return value;
-}
 
 /*
  * ou_prefix_bytes
@@ -190,8 +172,8 @@ block_prefixed_uuid(int64 v, int32 block_size, int32 block_count)
 Datum
 uuid_sequence_nextval(PG_FUNCTION_ARGS)
 {
-	int32		block_size = ou_getarg_positive_int32(fcinfo, 1, "block_size");
-	int32		block_count = ou_getarg_positive_int32(fcinfo, 2, "block_count");
+	int32		block_size = ou_getarg_int32(fcinfo, 1, "block_size", 1, PG_INT32_MAX);
+	int32		block_count = ou_getarg_int32(fcinfo, 2, "block_count", 1, PG_INT32_MAX);
 	int64		v;
 
 	ou_check_not_null(fcinfo, 0, "seq");
@@ -209,8 +191,8 @@ uuid_sequence_nextval(PG_FUNCTION_ARGS)
 Datum
 uuid_time_nextval(PG_FUNCTION_ARGS)
 {
-	int32		interval_length = ou_getarg_positive_int32(fcinfo, 0, "interval_length");
-	int32		interval_count = ou_getarg_positive_int32(fcinfo, 1, "interval_count");
+	int32		interval_length = ou_getarg_int32(fcinfo, 0, "interval_length", 1, PG_INT32_MAX);
+	int32		interval_count = ou_getarg_int32(fcinfo, 1, "interval_count", 1, PG_INT32_MAX);
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
@@ -374,7 +356,7 @@ Datum
 uuid_block_id(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *uuid = PG_GETARG_UUID_P(0);
-	int32		block_count = ou_getarg_positive_int32(fcinfo, 1, "block_count");
+	int32		block_count = ou_getarg_int32(fcinfo, 1, "block_count", 1, PG_INT32_MAX);
 	int			nbytes = ou_prefix_bytes(block_count);
 	uint64		block = 0;
 	int			i;
@@ -406,4 +388,20 @@ uuid_v7_time(PG_FUNCTION_ARGS)
 	/* Unix epoch milliseconds -> PostgreSQL epoch microseconds (fits: 48 bits) */
 	ts = (int64) ms * 1000 - OU_UNIX_EPOCH_OFFSET_US;
 	PG_RETURN_TIMESTAMPTZ(ts);
+}
+
+/*
+ * uuid_version(id uuid)
+ *		The version field (the high nibble of byte 6) of a UUID of the RFC
+ *		9562 variant (10 in the top bits of byte 8), or NULL for any other
+ *		variant: core's uuid_extract_version (PostgreSQL 17+), on 14-18.
+ */
+Datum
+uuid_version(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *uuid = PG_GETARG_UUID_P(0);
+
+	if ((uuid->data[8] & 0xc0) != 0x80)
+		PG_RETURN_NULL();
+	PG_RETURN_INT16((int16) (uuid->data[6] >> 4));
 }

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * generators.h
- *	  The layouts shared by the generators (generators.c), the keys of a
- *	  given time (generators_time_keys.c) and the striped generator
- *	  (generators_striped.c).
+ *	  The layouts shared by the generators (generators.c) and the keys of a
+ *	  given time (generators_time_keys.c).  The striped generator
+ *	  (generators_striped.c) has a layout of its own and shares nothing but
+ *	  util.h.
  *
  * IDENTIFICATION
  *	  src/generators.h
@@ -31,7 +32,6 @@ typedef struct OuBlockLayout
 	int64		block_len;		/* effective block size, >= 1 */
 } OuBlockLayout;
 
-extern int32 ou_getarg_positive_int32(FunctionCallInfo fcinfo, int argno, const char *name);
 extern int	ou_prefix_bytes(int64 block_count);
 extern OuBlockLayout ou_block_layout(int32 block_size, int32 block_count);
 extern uint64 ou_block_of(const OuBlockLayout *layout, int64 v);

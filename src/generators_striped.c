@@ -66,7 +66,6 @@
 #include "miscadmin.h"
 #include "utils/uuid.h"
 
-#define OU_COMPAT_GENERATORS
 #include "compat.h"
 #include "util.h"
 
@@ -156,17 +155,7 @@ uuid_striped_nextval(PG_FUNCTION_ARGS)
 	int			pass;
 	int			i;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("interval_length must not be null")));
-	interval_length = PG_GETARG_INT32(0);
-	if (interval_length < 1 || interval_length > OU_STRIPE_MAX_INTERVAL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("interval_length must be between 1 and %d seconds",
-						OU_STRIPE_MAX_INTERVAL),
-				 errdetail("The value given was %d.", interval_length)));
+	interval_length = ou_getarg_int32(fcinfo, 0, "interval_length", 1, OU_STRIPE_MAX_INTERVAL);
 
 	t = ou_stripe_next_clock(&pass);
 	block_us = (int64) interval_length * US_PER_SEC;

@@ -153,8 +153,8 @@ Datum
 uuid_time_block_id(PG_FUNCTION_ARGS)
 {
 	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
-	int32		interval_length = ou_getarg_positive_int32(fcinfo, 1, "interval_length");
-	int32		interval_count = ou_getarg_positive_int32(fcinfo, 2, "interval_count");
+	int32		interval_length = ou_getarg_int32(fcinfo, 1, "interval_length", 1, PG_INT32_MAX);
+	int32		interval_count = ou_getarg_int32(fcinfo, 2, "interval_count", 1, PG_INT32_MAX);
 	OuBlockLayout layout = ou_block_layout(interval_length, interval_count);
 
 	PG_RETURN_INT32(ou_block_id_int(ou_block_of(&layout, unix_seconds(ts))));
@@ -193,8 +193,8 @@ Datum
 uuid_time_block_range(PG_FUNCTION_ARGS)
 {
 	int32		block = PG_GETARG_INT32(0);
-	int32		interval_length = ou_getarg_positive_int32(fcinfo, 1, "interval_length");
-	int32		interval_count = ou_getarg_positive_int32(fcinfo, 2, "interval_count");
+	int32		interval_length = ou_getarg_int32(fcinfo, 1, "interval_length", 1, PG_INT32_MAX);
+	int32		interval_count = ou_getarg_int32(fcinfo, 2, "interval_count", 1, PG_INT32_MAX);
 	TimestampTz reference = PG_GETARG_TIMESTAMPTZ(3);
 	OuBlockLayout layout = ou_block_layout(interval_length, interval_count);
 	TypeCacheEntry *typcache;
@@ -239,7 +239,7 @@ static pg_uuid_t *
 block_bound(FunctionCallInfo fcinfo, uint8 fill)
 {
 	int32		block = PG_GETARG_INT32(0);
-	int32		block_count = ou_getarg_positive_int32(fcinfo, 1, "block_count");
+	int32		block_count = ou_getarg_int32(fcinfo, 1, "block_count", 1, PG_INT32_MAX);
 	/* the block size plays no part in the prefix width */
 	OuBlockLayout layout = ou_block_layout(1, block_count);
 	pg_uuid_t  *uuid = palloc(sizeof(pg_uuid_t));

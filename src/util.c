@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * util.c
- *	  The rounding of the figures a person reads, shared by the
- *	  diagnostics, the collector and the benchmarks.
+ *	  What every concern shares: the rounding of the figures a person reads,
+ *	  and the checks of SQL arguments (not NULL, in range).
  *
  * IDENTIFICATION
  *	  src/util.c
@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "fmgr.h"
+#include "utils/timestamp.h"
 
 #include "util.h"
 
@@ -66,4 +67,53 @@ ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be null", name)));
+}
+
+/*
+ * ou_check_range
+ *		v, the value of the argument called name, which must lie in
+ *		[min, max]: 22023 otherwise, naming the argument and the value (a max
+ *		of PG_INT32_MAX or PG_INT64_MAX reads "at least min").
+ */
+int64
+ou_check_range(const char *name, int64 v, int64 min, int64 max)
+{
+	if (v >= min && v <= max)
+		return v;
+	if (max == PG_INT64_MAX || max == PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be at least " INT64_FORMAT, name, min),
+				 errdetail("The value given was " INT64_FORMAT ".", v)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s must be between " INT64_FORMAT " and " INT64_FORMAT, name, min, max),
+			 errdetail("The value given was " INT64_FORMAT ".", v)));
+	pg_unreachable();
+}
+
+/*
+ * ou_getarg_int32
+ *		The int argument argno (called name), which must not be NULL and
+ *		must lie in [min, max].
+ */
+int32
+ou_getarg_int32(FunctionCallInfo fcinfo, int argno, const char *name, int32 min, int32 max)
+{
+	ou_check_not_null(fcinfo, argno, name);
+	return (int32) ou_check_range(name, PG_GETARG_INT32(argno), min, max);
+}
+
+/*
+ * ou_interval_us
+ *		An interval of us microseconds, for the result columns that are
+ *		durations.
+ */
+Datum
+ou_interval_us(int64 us)
+{
+	Interval   *iv = palloc0(sizeof(Interval));
+
+	iv->time = us;
+	return IntervalPGetDatum(iv);
 }

@@ -472,6 +472,54 @@ ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level
 }
 
 /*
+ * ou_split_tally_create
+ *		An empty table of OuSplitTally entries in the current memory context.
+ */
+HTAB *
+ou_split_tally_create(const char *name, long nelem)
+{
+	HASHCTL		ctl;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(OuRelFileLocator);
+	ctl.entrysize = sizeof(OuSplitTally);
+	ctl.hcxt = CurrentMemoryContext;
+	return hash_create(name, nelem, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/*
+ * ou_split_tally_count
+ *		Count the current record in tally if it is a B-tree split (with
+ *		this_db_only, only of an index of this database or a shared one);
+ *		returns whether it counted.
+ */
+bool
+ou_split_tally_count(HTAB *tally, XLogReaderState *r, bool this_db_only)
+{
+	OuRelFileLocator loc;
+	OuSplitKind kind;
+	OuSplitTally *t;
+	bool		found;
+
+	memset(&loc, 0, sizeof(loc));
+	kind = ou_wal_btree_split_kind(r, &loc, NULL);
+	if (kind == OU_SPLIT_NONE)
+		return false;
+	if (this_db_only && loc.dbOid != MyDatabaseId && OidIsValid(loc.dbOid))
+		return false;
+	t = hash_search(tally, &loc, HASH_ENTER, &found);
+	if (!found)
+		t->leaf_splits = t->upper_splits = t->root_splits = 0;
+	if (kind == OU_SPLIT_LEAF)
+		t->leaf_splits++;
+	else if (kind == OU_SPLIT_UPPER)
+		t->upper_splits++;
+	else
+		t->root_splits++;
+	return true;
+}
+
+/*
  * Relation OID for a relfilenode of this database (or a shared one).
  */
 Oid

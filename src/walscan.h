@@ -53,6 +53,8 @@
 #ifndef ORDERED_UUID_WALSCAN_H
 #define ORDERED_UUID_WALSCAN_H
 
+#include "utils/hsearch.h"
+
 #include "compat.h"
 
 typedef enum OuWalScanStatus
@@ -109,6 +111,22 @@ extern XLogRecPtr ou_wal_oldest_lsn(void);
  */
 extern OuSplitKind ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc,
 										   uint32 *level);
+
+/*
+ * B-tree split counts per index (relation file), as hash table entries keyed
+ * by the index's locator: what index_splits() reports and what the
+ * collector adds to its shared table.
+ */
+typedef struct OuSplitTally
+{
+	OuRelFileLocator key;		/* zeroed before use: HASH_BLOBS */
+	uint64		leaf_splits;
+	uint64		upper_splits;
+	uint64		root_splits;
+} OuSplitTally;
+
+extern HTAB *ou_split_tally_create(const char *name, long nelem);
+extern bool ou_split_tally_count(HTAB *tally, XLogReaderState *r, bool this_db_only);
 
 /*
  * Map a relfilenode to a relation OID: only for the current database (and

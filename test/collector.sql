@@ -1,8 +1,8 @@
 -- test/collector.sql -- pgTAP: the catalog contract of the collector (views,
 -- their columns and types, functions, privileges, comments).  pg_prove runs
 -- this on a server WITHOUT the library preloaded, so only catalog facts are
--- tested here; the behaviour is tested by sql/collector*.sql (preloaded) and
--- sql/collector_not_preloaded.sql.
+-- tested here; the behaviour is tested by sql/collector.sql, collector_limits.sql and
+-- collector_detail.sql (preloaded) and sql/collector_not_preloaded.sql.
 BEGIN;
 SELECT plan(87);
 

@@ -2,7 +2,7 @@
 -- their ordering/locality properties.  Run by pg_prove in a database that has
 -- pgtap and ordered_uuid installed (scripts/test-one.sh sets that up).
 BEGIN;
-SELECT plan(44);
+SELECT plan(50);
 
 -- Signatures and return types.
 SELECT has_function('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer']);
@@ -35,7 +35,7 @@ SELECT is(
 	  JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
 	  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ordered_uuid'
 	  WHERE p.proname LIKE 'uuid\_%'),
-	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_sequence_nextval:u uuid_striped_nextval:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_nextval:s uuid_v7_from_time:s uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s',
+	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_sequence_nextval:u uuid_striped_nextval:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_nextval:s uuid_v7_from_time:s uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s uuid_version:s',
 	'parallel labels: only the sequence generator is PARALLEL UNSAFE');
 
 -- Defaults as documented.
@@ -86,6 +86,13 @@ SELECT cmp_ok(uuid_sequence_nextval('s', 1, 65536), '<', uuid_sequence_nextval('
 SELECT is(uuid_v7_time('018cc251-f400-7000-8000-000000000000'), '2024-01-01 00:00:00+00'::timestamptz,
 	'uuid_v7_time of a known value');
 SELECT is(uuid_v7_time(gen_random_uuid()), NULL, 'uuid_v7_time of a version 4 value is NULL');
+SELECT has_function('uuid_version', ARRAY['uuid']);
+SELECT function_returns('uuid_version', ARRAY['uuid'], 'smallint');
+SELECT volatility_is('uuid_version', ARRAY['uuid'], 'immutable');
+SELECT is_strict('uuid_version', ARRAY['uuid']);
+SELECT is(ARRAY[uuid_version(gen_random_uuid()), uuid_version(uuid_v7_nextval()), uuid_version(uuid_striped_nextval())],
+	ARRAY[4, 7, 8]::smallint[], 'uuid_version of a random, a v7 and a striped key');
+SELECT is(uuid_version('00000000-0000-0000-0000-000000000000'), NULL, 'uuid_version of the nil UUID (variant 0) is NULL');
 SELECT throws_ok($$SELECT uuid_time_nextval(0)$$, '22023', NULL, 'interval_length 0 is rejected');
 SELECT throws_ok($$SELECT uuid_sequence_nextval('s', 1, -1)$$, '22023', NULL, 'negative block_count is rejected');
 SELECT throws_ok($$SELECT uuid_sequence_nextval('pg_class')$$, '42809', NULL, 'a table is not a sequence');

@@ -146,6 +146,15 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_striped_nextval(int) IS
 'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';
 
+-- uuid_version: the version of a UUID on 14-18 (core has it from 17 on)
+CREATE FUNCTION uuid_version(id uuid)
+RETURNS smallint
+AS 'MODULE_PATHNAME', 'uuid_version'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_version(uuid) IS
+'the version field of a UUID of the RFC 9562 variant (4 random, 7 time-ordered, 8 uuid_striped_nextval); NULL for other variants, as core''s uuid_extract_version on 17+';
+
 -- bench_locality: scenario S4 in one call, one result row per variant.  The
 -- row is a type rather than OUT parameters: the argument "rows_per_group" and
 -- the column "rows_per_group" share a name.

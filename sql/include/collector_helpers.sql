@@ -1,5 +1,6 @@
 --
--- Helpers of the collector's tests (sql/collector*.sql include this file):
+-- Helpers of the collector's preloaded suites (sql/collector.sql,
+-- collector_limits.sql and collector_detail.sql include this file):
 -- a connection string for dblink sessions as a given role, and waits that
 -- poll the collector's state (each gives up after ~30 s and says false).
 --
