@@ -137,7 +137,8 @@ ou_bench_try_sql(const char *sql, const char *what)
 /*
  * ou_bench_drop_schema
  *		Drop the tables, materialized views and sequences of schema whose
- *		names start with prefix (sequences last: a table may own one), OU_DROP_PER_XACT to a transaction (so that thousands of
+ *		names start with prefix (sequences last: a table may own one),
+ *		OU_DROP_PER_XACT to a transaction (so that thousands of
  *		tables do not exhaust the lock table), each without CASCADE; then,
  *		with whole, the schema itself (without CASCADE).  Returns whether
  *		everything asked for is gone (true also when the schema does not
