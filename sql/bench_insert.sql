@@ -10,22 +10,7 @@ SET client_min_messages = warning;	-- whether or not an earlier test made it
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
 RESET client_min_messages;
 
--- Run a statement, return its SQLSTATE and message instead of failing.
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-
--- Scratch schemas of the benchmarks (one per run), and running benchmark
--- workers.
-CREATE VIEW bench_leftovers AS
-SELECT (SELECT count(*) FROM pg_namespace
-		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
-	   (SELECT count(*) FROM pg_stat_activity
-		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
+\i sql/include/bench_helpers.sql
 
 -- The default generators, one client: one row each, in the order given.
 SELECT generator, rows, seconds > 0 AS timed, rows_per_sec > 0 AS rate,

@@ -4,18 +4,7 @@
 -- with tiny sizes, never timings.  Independent checks: row counts and row
 -- sizes of kept tables, relpersistence, the catalog for leftovers.
 --
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-CREATE VIEW bench_leftovers AS
-SELECT (SELECT count(*) FROM pg_namespace
-		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
-	   (SELECT count(*) FROM pg_stat_activity
-		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
+\i sql/include/bench_helpers.sql
 -- a wait profile: "Type:Event n.n%, ..." (empty when no sample was taken)
 CREATE FUNCTION pg_temp.profile_ok(p text) RETURNS bool LANGUAGE sql AS $$
 	SELECT p ~ '^((CPU|[A-Za-z]+:[A-Za-z0-9_]+|other) [0-9.]+%(, |$))*$'

@@ -62,6 +62,17 @@ CREATE FUNCTION m.nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS
 $$ BEGIN PERFORM m.escalate('nextval'); RETURN pg_catalog.nextval($1); END $$;
 CREATE FUNCTION m.index_shape(regclass) RETURNS TABLE (leaf_pages bigint, avg_leaf_density float8) LANGUAGE plpgsql AS
 $$ BEGIN PERFORM m.escalate('index_shape'); RETURN QUERY SELECT 1::bigint, 1::float8; END $$;
+-- ... and those bench_locality's reads and counts call
+CREATE FUNCTION m.length(text) RETURNS integer LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('length'); RETURN pg_catalog.length($1); END $$;
+CREATE FUNCTION m.pg_stat_get_xact_blocks_fetched(oid) RETURNS bigint LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('pg_stat_get_xact_blocks_fetched'); RETURN 0; END $$;
+CREATE FUNCTION m.eq_int48(integer, bigint) RETURNS bool LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('= int4 int8'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE FUNCTION m.mod_int8(bigint, bigint) RETURNS bigint LANGUAGE plpgsql AS
+$$ BEGIN PERFORM m.escalate('% int8'); RETURN $1 OPERATOR(pg_catalog.%) $2; END $$;
+CREATE OPERATOR m.= (LEFTARG = integer, RIGHTARG = bigint, FUNCTION = m.eq_int48);
+CREATE OPERATOR m.% (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = m.mod_int8);
 ALTER DATABASE regress_ou_attack SET search_path = m, pg_catalog, public;
 
 -- A superuser connects (the database's settings apply to its session and
@@ -82,6 +93,8 @@ SELECT generator, rows FROM public.bench_insert(ARRAY['uuid_v7_nextval()', 'uuid
 												rows => 200, clients => 2, prefill => 100);
 SELECT rows FROM public.bench_bulk_load(2, 500, 100);
 SELECT tables, rows FROM public.bench_multi_table(3, 2, 30);
+SELECT variant, scan, rows_per_group FROM public.bench_locality(groups => 20, rows_per_group => 5, clients => 2,
+																sample_groups => 5) ORDER BY variant;
 SET statement_timeout = '1s';
 SELECT rows FROM public.bench_insert(ARRAY['gen_random_uuid()'], rows => 1000000000, clients => 2);
 RESET statement_timeout;

@@ -2,9 +2,11 @@
  *
  * bench.h
  *	  The benchmark engine as the benchmark functions (bench_insert.c,
- *	  bench_load.c) use it: a run of dynamic background workers connected
- *	  as the calling role, driven by the leader (bench_leader.c), and the
- *	  wait-event profile the leader samples while it waits (bench_sample.c).
+ *	  bench_load.c, bench_locality.c) use it: a run of dynamic background
+ *	  workers connected as the calling role, driven by the leader
+ *	  (bench_leader.c; the workers' side in bench_worker.c and
+ *	  bench_read.c), and the wait-event profile the leader samples while it
+ *	  waits (bench_sample.c).
  *
  * Every run gets a scratch schema of its own, created by its first worker
  * as the calling role (ordered_uuid_run_<random hex>): only that role can
@@ -64,9 +66,25 @@ typedef struct OuBenchIndexShape
 	int64		trees;			/* B-trees measured (shards when distributed) */
 } OuBenchIndexShape;
 
+/* most int8 values one VALUES command returns, and counters one READ compares */
+#define OU_BENCH_MAX_VALUES		8
+
+/* what a READ command measured (bench_read.c) */
+typedef struct OuBenchRead
+{
+	int64		reads;			/* executions of the read statement measured */
+	int64		rows;			/* sum of its first column over them */
+	int64		counters[OU_BENCH_MAX_VALUES];	/* growth of the counter query's columns */
+	int			ncounters;
+	int64		buffers;		/* shared buffers hit or read by the reads */
+	double		seconds;		/* time of the measured reads */
+	char		scan[NAMEDATALEN];	/* scan node of the read statement's plan */
+} OuBenchRead;
+
 /* bench_sql.c: the texts of a run */
 extern char *ou_bench_new_schema(uint64 *run_id);
 extern char *ou_bench_stmt(bool caller_path, const char *fmt,...) pg_attribute_printf(2, 3);
+extern char *ou_bench_stmt_toplevel(const char *fmt,...) pg_attribute_printf(1, 2);
 extern Size ou_bench_text_size(List *stmts);
 extern char *ou_bench_qualified(const char *schema, const char *name);
 extern char *ou_bench_kept_name(const char *schema, const char *name);
@@ -86,6 +104,9 @@ extern OuBenchResult ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int p
 								   OuBenchSampleFn sample, void *sample_arg, int sample_ms);
 extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_name);
 extern void ou_bench_set_distributed(OuBenchRun *run);
+extern void ou_bench_values(OuBenchRun *run, const char *query, int64 *values, int nvalues);
+extern OuBenchRead ou_bench_read(OuBenchRun *run, const char *setup, const char *counters,
+								 const char *query, int64 nkeys, int64 sample, int min_ms);
 extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
 extern int64 ou_bench_cleanup_dead(OuBenchRun *run);
 extern void ou_bench_finish(OuBenchRun *run, bool keep);

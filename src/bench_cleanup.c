@@ -9,10 +9,11 @@
  * run, under search_path = pg_catalog, pg_temp with every function and
  * operator named with its schema, statement and lock timeouts off (the
  * database's or role's settings must not stop a clean-up half way).  Only
- * tables and sequences in a run's schema are dropped, each in a
- * subtransaction and without CASCADE; the schema itself goes only when it is
- * then empty.  So whatever else somebody put there, or made depend on a
- * scratch table, is never dropped: the schema stays and a WARNING says so.
+ * tables, materialized views and sequences in a run's schema are dropped,
+ * each in a subtransaction and without CASCADE; the schema itself goes only
+ * when it is then empty.  So whatever else somebody put there, or made
+ * depend on a scratch table, is never dropped: the schema stays and a
+ * WARNING says so.
  *
  * Dead runs: a live run's leader holds the run lock (bench_protocol.h), so
  * a schema ordered_uuid_run_<id> whose lock can be taken belongs to a run
@@ -135,8 +136,9 @@ ou_bench_try_sql(const char *sql, const char *what)
 
 /*
  * ou_bench_drop_schema
- *		Drop the tables and sequences of schema whose names start with
- *		prefix, OU_DROP_PER_XACT to a transaction (so that thousands of
+ *		Drop the tables, materialized views and sequences of schema whose
+ *		names start with prefix (sequences last: a table may own one),
+ *		OU_DROP_PER_XACT to a transaction (so that thousands of
  *		tables do not exhaust the lock table), each without CASCADE; then,
  *		with whole, the schema itself (without CASCADE).  Returns whether
  *		everything asked for is gone (true also when the schema does not
@@ -156,7 +158,7 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 		Datum	   *fdatums;
 		Oid			nspid;
 		List	   *names = NIL;
-		List	   *isseq = NIL;
+		List	   *kinds = NIL;
 		ListCell   *lc,
 				   *lc2;
 		uint64		i;
@@ -177,14 +179,16 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 		args[1] = CStringGetTextDatum(prefix);
 		args[2] = PointerGetDatum(construct_array(fdatums, nf, NAMEOID, NAMEDATALEN, false,
 												  TYPALIGN_CHAR));
-		if (SPI_execute_with_args("SELECT c.relname, c.relkind OPERATOR(pg_catalog.=) 'S'"
+		if (SPI_execute_with_args("SELECT c.relname, c.relkind"
 								  " FROM pg_catalog.pg_class c"
 								  " WHERE c.relnamespace OPERATOR(pg_catalog.=) $1"
 								  "   AND pg_catalog.starts_with(c.relname::pg_catalog.text, $2)"
 								  "   AND (c.relkind OPERATOR(pg_catalog.=) 'r'"
+								  "        OR c.relkind OPERATOR(pg_catalog.=) 'm'"
 								  "        OR c.relkind OPERATOR(pg_catalog.=) 'S')"
 								  "   AND NOT c.relname OPERATOR(pg_catalog.=) ANY ($3)"
-								  " ORDER BY 2, 1 LIMIT " CppAsString2(OU_DROP_PER_XACT),
+								  " ORDER BY c.relkind OPERATOR(pg_catalog.=) 'S', 1"
+								  " LIMIT " CppAsString2(OU_DROP_PER_XACT),
 								  3, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "could not list the relations of schema %s", schema);
 		for (i = 0; i < SPI_processed; i++)
@@ -193,18 +197,19 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 			MemoryContext old = MemoryContextSwitchTo(outer);
 
 			names = lappend(names, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
-			isseq = lappend_int(isseq,
-								DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i],
+			kinds = lappend_int(kinds,
+								DatumGetChar(SPI_getbinval(SPI_tuptable->vals[i],
 														   SPI_tuptable->tupdesc, 2, &isnull)));
 			MemoryContextSwitchTo(old);
 		}
-		forboth(lc, names, lc2, isseq)
+		forboth(lc, names, lc2, kinds)
 		{
 			char	   *qname = ou_bench_qualified(schema, (char *) lfirst(lc));
-			bool		seq = lfirst_int(lc2) != 0;
+			char		kind = (char) lfirst_int(lc2);
+			const char *what = kind == 'S' ? "sequence" : kind == 'm' ? "materialized view" : "table";
 
-			if (!ou_bench_try_sql(psprintf("DROP %s IF EXISTS %s", seq ? "SEQUENCE" : "TABLE", qname),
-								  psprintf("scratch %s %s", seq ? "sequence" : "table", qname)))
+			if (!ou_bench_try_sql(psprintf("DROP %s IF EXISTS %s", what, qname),
+								  psprintf("scratch %s %s", what, qname)))
 			{
 				MemoryContext old = MemoryContextSwitchTo(outer);
 

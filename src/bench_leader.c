@@ -546,9 +546,52 @@ ou_bench_set_distributed(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_values
+ *		Worker 1 runs query (from ou_bench_stmt, our own SQL), which must
+ *		return one row whose first nvalues columns are int8, and returns
+ *		them in values (NULL as 0).
+ */
+void
+ou_bench_values(OuBenchRun *run, const char *query, int64 *values, int nvalues)
+{
+	Assert(nvalues >= 1 && nvalues <= OU_BENCH_MAX_VALUES);
+	ou_bench_set_text(run, list_make1((char *) query));
+	run->sh->nvalues = nvalues;
+	ou_bench_command(run, OU_CMD_VALUES);
+	ou_bench_wait(run, 0, 0, NULL, NULL, 0);
+	memcpy(values, run->sh->slots[0].values, sizeof(int64) * nvalues);
+}
+
+/*
+ * ou_bench_read
+ *		Worker 1 measures a read statement (our own SQL, from ou_bench_stmt,
+ *		with one int8 parameter, the key; its first column an int8 that is
+ *		summed as rows): in one transaction it runs setup (SET LOCAL
+ *		statements; may be empty), reads sample keys evenly spaced over 0 ..
+ *		nkeys - 1 once to warm the cache, then reads them again, pass after
+ *		pass, until min_ms have passed.  counters is a one-row query of int8
+ *		columns (per-relation block counters, say) run before and after the
+ *		measured passes; their growth is returned with the reads, rows,
+ *		shared buffers used, time and the plan's scan node.
+ */
+OuBenchRead
+ou_bench_read(OuBenchRun *run, const char *setup, const char *counters, const char *query,
+			  int64 nkeys, int64 sample, int min_ms)
+{
+	Assert(nkeys >= 1 && sample >= 1 && sample <= nkeys);
+	ou_bench_set_text(run, list_make3((char *) setup, (char *) counters, (char *) query));
+	run->sh->read_keys = nkeys;
+	run->sh->read_sample = sample;
+	run->sh->read_ms = min_ms;
+	ou_bench_command(run, OU_CMD_READ);
+	ou_bench_wait(run, 0, 0, NULL, NULL, 0);
+	return run->sh->slots[0].read;
+}
+
+/*
  * ou_bench_drop
- *		Worker 1 drops the tables and sequences of the run's schema whose
- *		names start with prefix.
+ *		Worker 1 drops the tables, materialized views and sequences of the
+ *		run's schema whose names start with prefix.
  */
 void
 ou_bench_drop(OuBenchRun *run, const char *prefix)

@@ -3,7 +3,8 @@
  * bench_protocol.h
  *	  The shared memory of a benchmark run and the commands the leader
  *	  sends its workers: private to the engine (bench_leader.c,
- *	  bench_worker.c, bench_cleanup.c, bench_args.c, bench_sql.c).
+ *	  bench_worker.c, bench_read.c, bench_cleanup.c, bench_args.c,
+ *	  bench_sql.c).
  *
  * One run = one DSM segment holding an OuBenchShared header (a slot per
  * worker), the caller's search_path, and a text area for the statements of
@@ -11,7 +12,9 @@
  * and starts with one byte saying under which search_path it runs:
  * OU_PATH_SAFE (our own SQL: pg_catalog, pg_temp) or OU_PATH_CALLER (a
  * statement holding a caller's generator expression: pg_catalog, the
- * extension's schema, then the caller's search_path).
+ * extension's schema, then the caller's search_path).  OU_PATH_TOPLEVEL is
+ * our own SQL too, run as a top-level utility statement instead of through
+ * SPI: for VACUUM, which refuses to run inside a function.
  *
  * IDENTIFICATION
  *	  src/bench_protocol.h
@@ -43,6 +46,7 @@
 /* first byte of each statement in the text area */
 #define OU_PATH_SAFE			's'
 #define OU_PATH_CALLER			'c'
+#define OU_PATH_TOPLEVEL		't'
 
 /* statements prepared per transaction (each keeps its tables locked) */
 #define OU_PREPARE_PER_XACT		100
@@ -57,6 +61,8 @@ typedef enum OuBenchCmd
 	OU_CMD_PREPARE,				/* every worker: prepare statements */
 	OU_CMD_RUN,					/* every worker: its share of the rows */
 	OU_CMD_MEASURE,				/* worker 1: index_shape() of an index */
+	OU_CMD_VALUES,				/* worker 1: the int8 columns of a one-row query */
+	OU_CMD_READ,				/* worker 1: time and count a read statement */
 	OU_CMD_DROP,				/* worker 1: drop relations by name prefix */
 	OU_CMD_KEEP,				/* worker 1: rename the run's schema to its kept name */
 	OU_CMD_EXIT					/* every worker: exit */
@@ -79,6 +85,8 @@ typedef struct OuBenchSlot
 	WalUsage	wal;			/* WAL written by its last RUN */
 	BufferUsage buf;			/* buffers used by its last RUN */
 	OuBenchIndexShape shape;	/* result of its last MEASURE */
+	int64		values[OU_BENCH_MAX_VALUES];	/* result of its last VALUES */
+	OuBenchRead read;			/* result of its last READ */
 	int64		count;			/* SETUP: dead runs' schemas dropped; DROP: 1 if
 								 * the schema could not be dropped */
 } OuBenchSlot;
@@ -105,6 +113,10 @@ typedef struct OuBenchShared
 	bool		distributed;	/* the scratch tables are Citus tables: MEASURE
 								 * adds up their shards (citus.c), RUN makes
 								 * each transaction a transaction block */
+	int			nvalues;		/* VALUES: columns wanted */
+	int64		read_keys;		/* READ: keys 0 .. read_keys - 1 exist */
+	int64		read_sample;	/* READ: keys read per pass, evenly spaced */
+	int			read_ms;		/* READ: measure passes for at least this long */
 	TimestampTz go_time;		/* RUN: when the command was broadcast */
 	char		schema[NAMEDATALEN];	/* the run's scratch schema */
 	char		extschema[NAMEDATALEN]; /* the extension's schema */
@@ -126,6 +138,13 @@ typedef struct OuBenchShared
 /* bench_worker.c */
 extern void ou_worker_begin_xact(void);
 extern void ou_worker_end_xact(void);
+extern void ou_worker_use_path(char which);
+extern const char *ou_worker_text(const char *text, int i);
+
+/* bench_read.c */
+extern void ou_worker_values(OuBenchShared *sh, OuBenchSlot *slot, const char *query);
+extern void ou_worker_read(OuBenchShared *sh, OuBenchSlot *slot, const char *text);
+extern void ou_worker_toplevel(const char *sql);
 
 /* bench_leader.c */
 extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);

@@ -19,6 +19,8 @@
 #include "bench_protocol.h"
 #include "util.h"
 
+static char *ou_bench_vstmt(char mark, const char *fmt, va_list args) pg_attribute_printf(2, 0);
+
 /*
  * ou_bench_new_schema
  *		A fresh scratch schema name, ordered_uuid_run_ and 64 random bits in
@@ -38,6 +40,33 @@ ou_bench_new_schema(uint64 *run_id)
 }
 
 /*
+ * ou_bench_vstmt
+ *		A statement for the workers: the mark saying how it runs, then the
+ *		text formatted like psprintf.
+ */
+static char *
+ou_bench_vstmt(char mark, const char *fmt, va_list args)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, mark);
+	for (;;)
+	{
+		va_list		ap;
+		int			needed;
+
+		va_copy(ap, args);
+		needed = appendStringInfoVA(&buf, fmt, ap);
+		va_end(ap);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&buf, needed);
+	}
+	return buf.data;
+}
+
+/*
  * ou_bench_stmt
  *		A statement for the workers, formatted like psprintf.  caller_path:
  *		it holds a caller's generator expression and runs under the caller's
@@ -48,23 +77,32 @@ ou_bench_new_schema(uint64 *run_id)
 char *
 ou_bench_stmt(bool caller_path, const char *fmt,...)
 {
-	StringInfoData buf;
+	va_list		ap;
+	char	   *stmt;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, caller_path ? OU_PATH_CALLER : OU_PATH_SAFE);
-	for (;;)
-	{
-		va_list		ap;
-		int			needed;
+	va_start(ap, fmt);
+	stmt = ou_bench_vstmt(caller_path ? OU_PATH_CALLER : OU_PATH_SAFE, fmt, ap);
+	va_end(ap);
+	return stmt;
+}
 
-		va_start(ap, fmt);
-		needed = appendStringInfoVA(&buf, fmt, ap);
-		va_end(ap);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&buf, needed);
-	}
-	return buf.data;
+/*
+ * ou_bench_stmt_toplevel
+ *		A statement of our own (pg_catalog, pg_temp) that the worker runs
+ *		as a top-level utility statement, not through SPI: VACUUM, which
+ *		refuses to run inside a function.  One statement, in a command
+ *		(ou_bench_sql) of its own or among others.
+ */
+char *
+ou_bench_stmt_toplevel(const char *fmt,...)
+{
+	va_list		ap;
+	char	   *stmt;
+
+	va_start(ap, fmt);
+	stmt = ou_bench_vstmt(OU_PATH_TOPLEVEL, fmt, ap);
+	va_end(ap);
+	return stmt;
 }
 
 /*

@@ -9,7 +9,8 @@
  * with its schema.  Only statements that hold a caller's generator
  * expression run under the caller's search_path (behind pg_catalog and the
  * extension's schema), and only while they are parsed and planned; their
- * cached plans keep the path they were made with.
+ * cached plans keep the path they were made with.  The read-side commands
+ * (VALUES, READ) and top-level utility statements are in bench_read.c.
  *
  * IDENTIFICATION
  *	  src/bench_worker.c
@@ -103,7 +104,7 @@ ou_worker_end_block(void)
  *		Set the search_path for statements marked with which
  *		(OU_PATH_SAFE or OU_PATH_CALLER).  Call it outside a transaction.
  */
-static void
+void
 ou_worker_use_path(char which)
 {
 	if (which != OU_PATH_SAFE && which != OU_PATH_CALLER)
@@ -120,7 +121,7 @@ ou_worker_use_path(char which)
  * ou_worker_text
  *		The i-th statement of the text area (its mark first).
  */
-static const char *
+const char *
 ou_worker_text(const char *text, int i)
 {
 	while (i-- > 0)
@@ -153,7 +154,8 @@ ou_worker_setup(OuBenchShared *sh, OuBenchSlot *slot)
 
 /*
  * ou_worker_sql
- *		Run each statement of the text area in its own transaction.
+ *		Run each statement of the text area in its own transaction (a
+ *		top-level one runs its own transactions, as VACUUM does).
  */
 static void
 ou_worker_sql(OuBenchShared *sh, const char *text)
@@ -165,8 +167,13 @@ ou_worker_sql(OuBenchShared *sh, const char *text)
 		const char *stmt = ou_worker_text(text, i);
 
 		CHECK_FOR_INTERRUPTS();
-		ou_worker_use_path(stmt[0]);
+		ou_worker_use_path(stmt[0] == OU_PATH_TOPLEVEL ? OU_PATH_SAFE : stmt[0]);
 		pgstat_report_activity(STATE_RUNNING, stmt + 1);
+		if (stmt[0] == OU_PATH_TOPLEVEL)
+		{
+			ou_worker_toplevel(stmt + 1);
+			continue;
+		}
 		ou_worker_begin_xact();
 		if (SPI_execute(stmt + 1, false, 0) < 0)
 			elog(ERROR, "SPI_execute failed: %s", stmt + 1);
@@ -415,6 +422,14 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 		case OU_CMD_MEASURE:
 			if (me == 0)
 				ou_worker_measure(sh, me, text);
+			break;
+		case OU_CMD_VALUES:
+			if (me == 0)
+				ou_worker_values(sh, slot, text);
+			break;
+		case OU_CMD_READ:
+			if (me == 0)
+				ou_worker_read(sh, slot, text);
 			break;
 		case OU_CMD_DROP:
 			if (me == 0)

@@ -2,7 +2,7 @@
 -- (README, In-database benchmarks): signatures, defaults, result columns,
 -- labels, comments, privileges and the scratch schema.
 BEGIN;
-SELECT plan(34);
+SELECT plan(41);
 
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
@@ -93,6 +93,28 @@ SELECT is(
 SELECT volatility_is('bench_bulk_load', ARRAY['integer', 'bigint', 'integer', 'boolean'], 'volatile');
 SELECT volatility_is('bench_multi_table', ARRAY['integer', 'integer', 'bigint', 'boolean', 'boolean'], 'volatile');
 
+SELECT has_function('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_locality(int, int, int, int, int, bool)'::regprocedure),
+	'groups integer DEFAULT 1000, rows_per_group integer DEFAULT 2000, row_bytes integer DEFAULT 120, '
+	'clients integer DEFAULT 2, sample_groups integer DEFAULT 100, keep boolean DEFAULT false',
+	'bench_locality arguments and defaults');
+SELECT function_returns('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean'],
+	'setof bench_locality_result');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_locality_result'::regclass AND attnum > 0),
+	'variant text, scan text, groups_read bigint, rows_per_group double precision, '
+	'heap_blocks_per_group double precision, index_blocks_per_group double precision, '
+	'ideal_blocks_per_group double precision, amplification double precision, '
+	'groups_per_sec double precision, insert_rows_per_sec double precision, fix_seconds double precision, '
+	'table_bytes bigint, index_bytes bigint, kept_table text',
+	'bench_locality result columns');
+SELECT volatility_is('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean'],
+	'volatile');
+SELECT isnt_strict('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean']);
+SELECT ok(has_function_privilege('public', 'bench_locality(int, int, int, int, int, bool)', 'EXECUTE'),
+	'anyone may run bench_locality (it runs with the caller''s privileges)');
+
 -- Every benchmark function: PARALLEL UNSAFE, not SECURITY DEFINER, commented,
 -- no SET clause that would change the caller's search_path.
 SELECT is(
@@ -101,7 +123,7 @@ SELECT is(
 	   FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
 	'bench_bulk_load:u:false bench_cleanup:u:false bench_insert:u:false '
-	'bench_insert_distributed:u:false bench_multi_table:u:false',
+	'bench_insert_distributed:u:false bench_locality:u:false bench_multi_table:u:false',
 	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
 SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'

@@ -278,3 +278,36 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) IS
 'bench_insert on a Citus cluster, run on the coordinator: each scratch table is distributed over shard_count shards, and WAL and full-page images per row add up every node (scenario S1 of the documentation, doc/scenarios.md)';
+-- bench_locality: scenario S4 in one call, one result row per variant.  The
+-- row is a type rather than OUT parameters: the argument "rows_per_group" and
+-- the column "rows_per_group" share a name.
+CREATE TYPE bench_locality_result AS (
+	variant text,
+	scan text,
+	groups_read bigint,
+	rows_per_group float8,
+	heap_blocks_per_group float8,
+	index_blocks_per_group float8,
+	ideal_blocks_per_group float8,
+	amplification float8,
+	groups_per_sec float8,
+	insert_rows_per_sec float8,
+	fix_seconds float8,
+	table_bytes bigint,
+	index_bytes bigint,
+	kept_table text
+);
+
+CREATE FUNCTION bench_locality(
+	groups int DEFAULT 1000,
+	rows_per_group int DEFAULT 2000,
+	row_bytes int DEFAULT 120,
+	clients int DEFAULT 2,
+	sample_groups int DEFAULT 100,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_locality_result
+AS 'MODULE_PATHNAME', 'bench_locality'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
+'concurrent writers append the rows of many groups interleaved; then each group is read through an index as written, after CLUSTER and with a covering index (index-only scan), counting the heap and index blocks each read fetched, their amplification over the blocks the rows would fill packed, groups/s and each fix''s cost (scenario S4 of the documentation, doc/scenarios.md)';

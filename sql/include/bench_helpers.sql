@@ -1,0 +1,19 @@
+--
+-- Helpers of the benchmarks' suites (sql/bench_insert.sql, bench_load.sql and
+-- bench_locality.sql include this file): a statement's SQLSTATE and message
+-- instead of its failure, and what benchmarks have left behind (scratch
+-- schemas of runs, running benchmark workers).  Each suite drops the view at
+-- its end.
+--
+CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+CREATE VIEW bench_leftovers AS
+SELECT (SELECT count(*) FROM pg_namespace
+		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
+	   (SELECT count(*) FROM pg_stat_activity
+		 WHERE backend_type = 'ordered_uuid bench worker') AS bench_workers;
