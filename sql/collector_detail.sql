@@ -81,13 +81,15 @@ SELECT * FROM dblink_get_result('waiter') AS t(x text);
 SELECT * FROM dblink_get_result('waiter') AS t(x text);
 SELECT pg_temp.wait_rounds(3) AS sampled_after;
 
--- one row per statement, each with its event and its process
+-- one row per statement, each with its event and its process (a sample may
+-- also catch a short LWLock wait, say on the lock manager while the advisory
+-- lock is granted: those are not what these statements wait for)
 SELECT wait_event_type, wait_event, pid = :sleeper_pid AS sleeper_pid,
 	   est_time BETWEEN interval '1.1 s' AND interval '3 s' AS est_time_about_1_5s,
 	   userid = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS userid_is_role
-  FROM wait_profile_detail WHERE queryid = :sleep_qid AND wait_event_type <> 'CPU';
+  FROM wait_profile_detail WHERE queryid = :sleep_qid AND wait_event_type NOT IN ('CPU', 'LWLock');
 SELECT wait_event_type, wait_event, pid = :waiter_pid AS waiter_pid
-  FROM wait_profile_detail WHERE queryid = :lock_qid AND wait_event_type <> 'CPU';
+  FROM wait_profile_detail WHERE queryid = :lock_qid AND wait_event_type NOT IN ('CPU', 'LWLock');
 -- and none of their waits under another query id
 SELECT count(*) AS sleep_rows_elsewhere FROM wait_profile_detail
  WHERE pid = :sleeper_pid AND wait_event = 'PgSleep' AND queryid IS DISTINCT FROM :sleep_qid;
