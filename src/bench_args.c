@@ -4,7 +4,7 @@
  *	  What a benchmark checks before its run starts: the calling role's
  *	  right and room to open its workers' sessions (NOLOGIN, CONNECT, the
  *	  role's and the database's connection limits, CREATE on the database),
- *	  and the benchmark functions' arguments.
+ *	  the benchmark functions' arguments and their result type.
  *
  * IDENTIFICATION
  *	  src/bench_args.c
@@ -18,6 +18,7 @@
 #include "catalog/pg_database.h"
 #include "commands/dbcommands.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/procarray.h"
 #include "utils/acl.h"
@@ -142,4 +143,22 @@ ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name)
 {
 	ou_check_not_null(fcinfo, argno, name);
 	return PG_GETARG_BOOL(argno);
+}
+
+/*
+ * ou_bench_materialize
+ *		Set up a benchmark's materialized result set (rsinfo->setResult and
+ *		setDesc), checking that its row type has the natts columns the C
+ *		code fills (an extension script out of step with the library would
+ *		not).
+ */
+void
+ou_bench_materialize(FunctionCallInfo fcinfo, const char *fname, int natts)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	ou_init_materialized_srf(fcinfo);
+	if (rsinfo->setDesc->natts != natts)
+		elog(ERROR, "%s: result type has %d columns, expected %d",
+			 fname, rsinfo->setDesc->natts, natts);
 }

@@ -318,12 +318,9 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 	}
 
 	/* the result set, materialized */
-	ou_init_materialized_srf(fcinfo);
+	ou_bench_materialize(fcinfo, "bench_insert", OU_BENCH_INSERT_COLS);
 	tupstore = rsinfo->setResult;
 	tupdesc = rsinfo->setDesc;
-	if (tupdesc->natts != OU_BENCH_INSERT_COLS)
-		elog(ERROR, "bench_insert: result type has %d columns, expected %d",
-			 tupdesc->natts, OU_BENCH_INSERT_COLS);
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
 								   ALLOCSET_DEFAULT_SIZES);

@@ -234,12 +234,9 @@ bench_locality(PG_FUNCTION_ARGS)
 	text_cap = Max(text_cap, sizeof("clustered"));
 
 	/* the result set, materialized */
-	ou_init_materialized_srf(fcinfo);
+	ou_bench_materialize(fcinfo, "bench_locality", OU_LOCALITY_COLS);
 	tupstore = rsinfo->setResult;
 	tupdesc = rsinfo->setDesc;
-	if (tupdesc->natts != OU_LOCALITY_COLS)
-		elog(ERROR, "bench_locality: result type has %d columns, expected %d",
-			 tupdesc->natts, OU_LOCALITY_COLS);
 
 	run = ou_bench_start("bench_locality", fcinfo->flinfo->fn_oid, clients, schema, run_id, text_cap);
 	PG_TRY();
