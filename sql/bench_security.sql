@@ -82,13 +82,7 @@ ALTER DATABASE regress_ou_attack SET search_path = m, pg_catalog, public;
 \c regress_ou_attack postgres
 SHOW search_path;
 SET search_path = pg_catalog, public;
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i sql/include/err.sql
 SELECT generator, rows FROM public.bench_insert(ARRAY['uuid_v7_nextval()', 'uuid_sequence_nextval($seq)', 'bigint'],
 												rows => 200, clients => 2, prefill => 100);
 SELECT rows FROM public.bench_bulk_load(2, 500, 100);

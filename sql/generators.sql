@@ -24,14 +24,7 @@ BEGIN
 	RETURN lpad(to_hex(mod(div(v, eff), nblocks)::bigint), 2 * nbytes, '0');
 END $$;
 
--- Run a statement, return its SQLSTATE and message instead of failing.
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i sql/include/err.sql
 
 CREATE SEQUENCE gen_seq;
 

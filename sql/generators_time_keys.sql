@@ -8,14 +8,7 @@
 --
 SET timezone = 'UTC';
 
--- Run a statement, return its SQLSTATE and message instead of failing.
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i sql/include/err.sql
 
 -- The timestamptz of us microseconds after the Unix epoch, exactly (days and
 -- microseconds are added separately so no float rounding creeps in).

@@ -1,17 +1,10 @@
 --
 -- Helpers of the benchmarks' suites (sql/bench_insert.sql, bench_load.sql and
--- bench_locality.sql include this file): a statement's SQLSTATE and message
--- instead of its failure, and what benchmarks have left behind (scratch
--- schemas of runs, running benchmark workers).  Each suite drops the view at
--- its end.
+-- bench_locality.sql include this file): pg_temp.err (sql/include/err.sql),
+-- and what benchmarks have left behind (scratch schemas of runs, running
+-- benchmark workers).  Each suite drops the view at its end.
 --
-CREATE FUNCTION pg_temp.err(stmt text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE stmt;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
+\i sql/include/err.sql
 CREATE VIEW bench_leftovers AS
 SELECT (SELECT count(*) FROM pg_namespace
 		 WHERE nspname LIKE 'ordered\_uuid\_run\_%' OR nspname LIKE 'ordered\_uuid\_kept\_%') AS scratch_schemas,
