@@ -9,6 +9,7 @@
 #   CAP=384M               cgroup v1 memory.limit_in_bytes for the whole server
 #   ROWS=10000000          bench_insert(rows => ...)
 #   PREFILL=0              bench_insert(prefill => ...)
+#   CLIENTS=1              bench_insert(clients => ...)
 #   GENERATORS=            SQL text[] literal, e.g. "ARRAY['uuid_v7_nextval()','gen_random_uuid()']";
 #                          empty: bench_insert's defaults
 #   WAL_SETTINGS="max_wal_size=8GB checkpoint_timeout=30min"
@@ -31,7 +32,7 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$OU_ROOT"
 
-major=${PG_MAJOR:-18} cap=${CAP:-384M} rows=${ROWS:-10000000} prefill=${PREFILL:-0}
+major=${PG_MAJOR:-18} cap=${CAP:-384M} rows=${ROWS:-10000000} prefill=${PREFILL:-0} clients=${CLIENTS:-1}
 generators=${GENERATORS:-} dir=${DIR:-/tmp/memcap-$major} port=${PORT:-5690}
 out=${OUT:-bench/out/memcap}
 wal_settings=${WAL_SETTINGS:-max_wal_size=8GB checkpoint_timeout=30min}
@@ -89,7 +90,7 @@ psql -AtX -c "SELECT version(), current_setting('shared_buffers'), current_setti
 ) >"$out/memory.log" 2>&1 &
 sampler=$!
 
-args="rows => $rows, prefill => $prefill"
+args="rows => $rows, prefill => $prefill, clients => $clients"
 [ -n "$generators" ] && args="generators => $generators, $args"
 ou_log "bench_insert($args), cap $cap"
 psql -X -v ON_ERROR_STOP=1 -P pager=off -c "
