@@ -22,8 +22,15 @@ OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 PG_CPPFLAGS = -I$(srcdir)/src -DOU_VERSION='"$(EXTVERSION)"'
 
 # The install script is assembled from extension/*.sql, one file per concern.
+# Once its version is released, a frozen copy of it sits in extension/upgrade/
+# (FROZEN) and is installed instead; the build then checks that the parts
+# still assemble to that copy (check-frozen), so that the SQL of a released
+# version cannot change.
+FROZEN = $(wildcard extension/upgrade/$(EXTENSION)--$(EXTVERSION).sql)
+ifeq ($(FROZEN),)
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-# Frozen install scripts of earlier releases and the upgrade scripts.
+endif
+# Frozen install scripts of the releases and the upgrade scripts.
 DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
 
 # pg_regress suites (sql/NAME.sql, expected/NAME.out), named by concern like
@@ -66,6 +73,19 @@ include $(PGXS)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION).control
 	sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) > $@
+
+ifneq ($(FROZEN),)
+all: check-frozen
+endif
+# Lines that start with "--" are comments outside any statement: they may
+# change; everything else must be what was released.
+.PHONY: check-frozen
+check-frozen:
+	@sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) | grep -v '^--' >check-frozen.tmp; \
+	grep -v '^--' $(FROZEN) | cmp -s - check-frozen.tmp; status=$$?; rm -f check-frozen.tmp; \
+	[ $$status = 0 ] || { \
+		echo "extension/*.sql no longer assemble to $(FROZEN), the install script of release $(EXTVERSION): an SQL change needs a new version (see Development in README.md)" >&2; \
+		exit 1; }
 
 installcheck-preload:
 	@status=0; for t in $(PRELOAD_REGRESS); do \

@@ -4,8 +4,9 @@
   meta.py --check VERSION   exit 1 (and say which) if META.json disagrees
   meta.py --write VERSION   rewrite the release and "provides" versions and files
 
-Each "provides" entry names as its file the install script that `make` builds,
-NAME--VERSION.sql: the PGXN client's `pgxn load` and `pgxn unload` skip an
+Each "provides" entry names as its file the install script of VERSION: the one
+`make` builds, NAME--VERSION.sql, or once VERSION is released its frozen copy in
+extension/upgrade/ (which `make` installs instead).  The PGXN client's `pgxn load` and `pgxn unload` skip an
 extension whose file does not end in .sql (they take it for something else),
 and run CREATE/DROP EXTENSION NAME for one that has a control file.
 """
@@ -17,8 +18,9 @@ META = Path(__file__).resolve().parent.parent / "META.json"
 
 
 def install_script(name, version):
-    """The install script `make` builds for extension NAME at VERSION."""
-    return f"{name}--{version}.sql"
+    """The install script of extension NAME at VERSION, as a path in the bundle."""
+    frozen = f"extension/upgrade/{name}--{version}.sql"
+    return frozen if (META.parent / frozen).is_file() else f"{name}--{version}.sql"
 
 
 def versions(meta, version):
