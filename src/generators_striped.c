@@ -30,19 +30,28 @@
  *
  * - front keys (pass 0) at slot 2t, t being the session's microsecond clock,
  *	 forced to be strictly increasing within the session;
- * - fill keys (pass 1) at slot 2t + 1 for the front key made OU_STRIPE_LAG
- *	 front keys earlier: they land in the gaps between the front keys of
- *	 pages the front has left behind.
+ * - fill keys (pass 1) at slot 2t + 1 for a front key made at least
+ *	 OU_STRIPE_LAG front keys earlier: they land in the gaps between the
+ *	 front keys of pages the front has left behind.
  *
- * A session makes a fill key whenever it is OU_STRIPE_LAG front keys ahead,
- * so the lag stays constant and, in the long run, 11 fill keys follow every
- * 12 front keys: the front key of every OU_STRIPE_SKIP-th position is never
- * filled.  A page left half full by a 50:50 split (about 145 front keys of a
- * uuid index) then reaches about 95 % and cannot overflow; a page left 90 %
- * full by a split of the rightmost page (one session alone at the edge)
- * overflows once, into two pages about 86 % full.  The lag is more than one
- * leaf page of front keys, so a fill key never lands on the page that the
- * front is still filling (filling that page would only make it split sooner).
+ * A session makes front keys until it is OU_STRIPE_LAG + OU_STRIPE_RUN front
+ * keys ahead of the ones it has filled (or passed over), then fill keys until
+ * it is only OU_STRIPE_LAG ahead: runs of OU_STRIPE_RUN keys of each pass.
+ * In the long run 11 fill keys follow every 12 front keys: the front key of
+ * every OU_STRIPE_SKIP-th position is never filled.  A page left half full by
+ * a 50:50 split (about 145 front keys of a uuid index) then reaches about
+ * 95 % and cannot overflow; a page left 90 % full by a split of the rightmost
+ * page (one session alone at the edge) overflows once, into two pages about
+ * 86 % full.  The lag is more than one leaf page of front keys, so a fill key
+ * never lands on the page that the front is still filling (filling that page
+ * would only make it split sooner).
+ *
+ * Why runs: a session at the right edge of the index inserts its front keys
+ * through nbtree's cached rightmost leaf, without descending from the root,
+ * but an insertion anywhere else (a fill key) drops that cache.  Alternating
+ * the passes key by key made every insertion descend; in runs, the front keys
+ * descend once per run (measured: 3.0 instead of 4.2 buffer accesses per row
+ * for one session, 2.2 for uuid_v7_nextval).
  *
  * Uniqueness: within a session, front keys have distinct clocks and each
  * front key gets at most one fill key; sessions at the same time have
@@ -71,8 +80,10 @@
 
 PG_FUNCTION_INFO_V1(uuid_striped_nextval);
 
-/* front keys between a front key and its fill key */
+/* front keys between a front key and its fill key, at least */
 #define OU_STRIPE_LAG		384
+/* keys of one pass made in a row */
+#define OU_STRIPE_RUN		32
 /* every OU_STRIPE_SKIP-th front key gets no fill key */
 #define OU_STRIPE_SKIP		12
 /* stripes: the low bits of the PGPROC number */
@@ -89,7 +100,9 @@ typedef struct OuStripeState
 	int64		last_us;		/* clock of the last front key */
 	uint64		fronts;			/* front keys made */
 	uint64		filled;			/* front keys whose turn to be filled is past */
-	int64		ring[OU_STRIPE_LAG];	/* clocks of the last front keys */
+	bool		filling;		/* in a run of fill keys */
+	/* clocks of the last front keys: enough for the largest lag */
+	int64		ring[OU_STRIPE_LAG + OU_STRIPE_RUN];
 } OuStripeState;
 
 static OuStripeState ou_stripe;
@@ -98,8 +111,8 @@ static OuStripeState ou_stripe;
  * ou_stripe_next_clock
  *		The clock of the next key: a front key's own (the wall clock in
  *		microseconds, at least one more than the previous front key's), or,
- *		when the session is OU_STRIPE_LAG front keys ahead, that of the front
- *		key to fill.  *pass is set to 0 or 1 accordingly.
+ *		in a run of fill keys, that of the front key to fill.  *pass is set
+ *		to 0 or 1 accordingly.
  */
 static int64
 ou_stripe_next_clock(int *pass)
@@ -113,9 +126,19 @@ ou_stripe_next_clock(int *pass)
 		ou_stripe.owner = MyProcPid;
 	}
 
-	if (ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG)
+	/*
+	 * Runs: start filling OU_STRIPE_LAG + OU_STRIPE_RUN front keys ahead, stop
+	 * OU_STRIPE_LAG ahead.  The front key to fill is then at most
+	 * OU_STRIPE_LAG + OU_STRIPE_RUN front keys old, still in the ring.
+	 */
+	if (ou_stripe.filling)
+		ou_stripe.filling = ou_stripe.fronts - ou_stripe.filled > OU_STRIPE_LAG;
+	else
+		ou_stripe.filling = ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG + OU_STRIPE_RUN;
+
+	if (ou_stripe.filling)
 	{
-		int64		t = ou_stripe.ring[ou_stripe.filled % OU_STRIPE_LAG];
+		int64		t = ou_stripe.ring[ou_stripe.filled % lengthof(ou_stripe.ring)];
 
 		ou_stripe.filled++;
 		if (ou_stripe.filled % OU_STRIPE_SKIP == OU_STRIPE_SKIP - 1)
@@ -130,7 +153,7 @@ ou_stripe_next_clock(int *pass)
 	if (now <= ou_stripe.last_us)
 		now = ou_stripe.last_us + 1;
 	ou_stripe.last_us = now;
-	ou_stripe.ring[ou_stripe.fronts % OU_STRIPE_LAG] = now;
+	ou_stripe.ring[ou_stripe.fronts % lengthof(ou_stripe.ring)] = now;
 	ou_stripe.fronts++;
 	*pass = 0;
 	return now;
