@@ -267,6 +267,53 @@ SELECT pg_temp.fail_n(5) AS before \gset
 SELECT pg_temp.fail_n(100) - :before < 8192 AS no_leak;
 RESET search_path;
 
+-- 8. The database's settings reach every new session, the workers' too.
+-- A read-only default set while a run goes reaches its clean-up worker (a
+-- new session) alone: the run's scratch schema is dropped all the same.
+SET search_path = pg_catalog, public;
+SELECT dblink_connect('leader', pg_temp.connstr());
+SELECT dblink_send_query('leader', $q$SELECT count(*) FROM public.bench_insert(ARRAY['gen_random_uuid()'], 1000000000)$q$);
+DO $$ BEGIN
+	FOR i IN 1..600 LOOP
+		EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
+						   WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE '%inserting%');
+		PERFORM pg_sleep(0.05);
+		PERFORM pg_stat_clear_snapshot();
+	END LOOP;
+END $$;
+ALTER DATABASE regress_ou_attack SET default_transaction_read_only = on;
+SELECT dblink_cancel_query('leader');
+DO $$ BEGIN
+	PERFORM * FROM dblink_get_result('leader') AS t(n bigint);
+EXCEPTION WHEN query_canceled THEN NULL;
+END $$;
+SELECT dblink_disconnect('leader');
+ALTER DATABASE regress_ou_attack RESET default_transaction_read_only;
+SELECT count(*) AS scratch_schemas_after_read_only_cleanup FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
+SELECT public.bench_cleanup() >= 0 AS cleanup_ran;
+-- A "role" the database owner sets does not make a superuser's workers act
+-- as the owner: they are the caller, who has SET ROLE NONE.
+\c regress_ou_attack regress_sec_owner
+ALTER DATABASE regress_ou_attack SET role = 'regress_sec_owner';
+\c regress_ou_attack postgres
+SET search_path = pg_catalog, public;
+SELECT current_user = 'regress_sec_owner' AS owner_at_login;
+SET ROLE NONE;
+SET client_min_messages = warning;
+SELECT count(*) AS variants FROM public.bench_locality(10, 5, clients => 1, sample_groups => 2, keep => true);
+RESET client_min_messages;
+SELECT count(*) AS kept, bool_and(n.nspowner = r.oid) AS owned_by_caller,
+	   bool_and(NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.relnamespace = n.oid AND c.relowner <> r.oid))
+	   AS tables_owned_by_caller
+  FROM pg_namespace n, pg_roles r
+ WHERE n.nspname LIKE 'ordered\_uuid\_kept\_%' AND r.rolname = current_user;
+ALTER DATABASE regress_ou_attack RESET role;
+SET client_min_messages = warning;
+DO $$ BEGIN EXECUTE (SELECT string_agg(format('DROP SCHEMA %I CASCADE', nspname), '; ')
+					  FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_kept\_%'); END $$;
+RESET client_min_messages;
+SELECT count(*) AS hostile_calls_at_end FROM m.calls;
+
 \c :origdb
 DROP DATABASE regress_ou_attack;
 DROP ROLE regress_sec_owner, regress_sec_lim1, regress_sec_lim0;

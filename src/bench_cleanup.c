@@ -7,13 +7,13 @@
  *
  * Everything here runs in a background worker connected as the role of the
  * run, under search_path = pg_catalog, pg_temp with every function and
- * operator named with its schema, statement and lock timeouts off (the
- * database's or role's settings must not stop a clean-up half way).  Only
- * tables, materialized views and sequences in a run's schema are dropped,
- * each in a subtransaction and without CASCADE; the schema itself goes only
- * when it is then empty.  So whatever else somebody put there, or made
- * depend on a scratch table, is never dropped: the schema stays and a
- * WARNING says so.
+ * operator named with its schema, statement, lock and transaction timeouts
+ * off and transactions read-write (the database's or role's settings must
+ * not stop a clean-up half way).  Only tables, materialized views and
+ * sequences in a run's schema are dropped, each in a subtransaction and
+ * without CASCADE; the schema itself goes only when it is then empty.  So
+ * whatever else somebody put there, or made depend on a scratch table, is
+ * never dropped: the schema stays and a WARNING says so.
  *
  * Dead runs: a live run's leader holds the run lock (bench_protocol.h), so
  * a schema ordered_uuid_run_<id> whose lock can be taken belongs to a run
@@ -45,6 +45,7 @@
 #include "utils/timestamp.h"
 
 #include "bench_protocol.h"
+#include "compat.h"
 
 PGDLLEXPORT void ou_bench_cleanup_main(Datum main_arg);
 
@@ -337,11 +338,14 @@ ou_bench_cleanup_main(Datum main_arg)
 	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(args.dbid, args.roleid, 0);
+	ou_worker_connect(args.dbid, args.roleid);
 	SetConfigOption("search_path", OU_SAFE_SEARCH_PATH, PGC_USERSET, PGC_S_SESSION);
 	SetConfigOption("statement_timeout", "0", PGC_USERSET, PGC_S_SESSION);
 	SetConfigOption("lock_timeout", "0", PGC_USERSET, PGC_S_SESSION);
 	SetConfigOption("idle_in_transaction_session_timeout", "0", PGC_USERSET, PGC_S_SESSION);
+	OU_DISABLE_TRANSACTION_TIMEOUT();
+	/* a read-only default would make every DROP fail */
+	SetConfigOption("default_transaction_read_only", "off", PGC_USERSET, PGC_S_SESSION);
 	pgstat_report_activity(STATE_RUNNING, "ordered_uuid: dropping a benchmark scratch schema");
 	(void) ou_bench_drop_schema(args.schema, "", true);
 	pgstat_report_activity(STATE_IDLE, NULL);

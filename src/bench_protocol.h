@@ -136,6 +136,7 @@ typedef struct OuBenchShared
 						 (uint32) (run_id), OU_RUN_LOCK_FIELD4)
 
 /* bench_worker.c */
+extern void ou_worker_connect(Oid dbid, Oid roleid);
 extern void ou_worker_begin_xact(void);
 extern void ou_worker_end_xact(void);
 extern void ou_worker_use_path(char which);

@@ -100,6 +100,29 @@ ou_worker_end_block(void)
 }
 
 /*
+ * ou_worker_connect
+ *		Connect this worker (a benchmark's, or a clean-up worker) to database
+ *		dbid as role roleid, the run's caller.  The database's and the role's
+ *		settings (ALTER DATABASE / ALTER ROLE ... SET) apply to a background
+ *		worker's session as to a client's, and a "role" among them (which the
+ *		database owner may set) would make the worker act as that role, not
+ *		as the caller: reset it, as SET ROLE NONE does, and make sure.
+ */
+void
+ou_worker_connect(Oid dbid, Oid roleid)
+{
+	BackgroundWorkerInitializeConnectionByOid(dbid, roleid, 0);
+	SetConfigOption("role", "none", PGC_USERSET, PGC_S_SESSION);
+	if (GetUserId() != roleid)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				 errmsg("benchmark worker cannot act as role \"%s\"",
+						GetUserNameFromId(roleid, true)),
+				 errdetail("The settings of the database or of the role make it role \"%s\".",
+						   GetUserNameFromId(GetUserId(), true))));
+}
+
+/*
  * ou_worker_use_path
  *		Set the search_path for statements marked with which
  *		(OU_PATH_SAFE or OU_PATH_CALLER).  Call it outside a transaction.
@@ -485,7 +508,7 @@ ou_bench_worker_main(Datum main_arg)
 	if (pg_atomic_read_u32(&sh->abort))
 		proc_exit(0);
 
-	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->roleid, 0);
+	ou_worker_connect(sh->dbid, sh->roleid);
 	ou_worker_use_path(OU_PATH_SAFE);
 	slot->proc = MyProc;
 	pg_write_barrier();

@@ -290,6 +290,18 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 #endif
 
 /*
+ * OU_DISABLE_TRANSACTION_TIMEOUT(): turn transaction_timeout (PostgreSQL
+ * 17+; nothing to do before) off for this session, whatever the database's or
+ * the role's settings say (bench_cleanup.c).
+ */
+#if PG_VERSION_NUM >= 170000
+#define OU_DISABLE_TRANSACTION_TIMEOUT() \
+	SetConfigOption("transaction_timeout", "0", PGC_USERSET, PGC_S_SESSION)
+#else
+#define OU_DISABLE_TRANSACTION_TIMEOUT() ((void) 0)
+#endif
+
+/*
  * Generators (generators_striped.c).
  *
  * OU_MY_PROC_NUMBER(): the number of this process's PGPROC, distinct among
