@@ -28,6 +28,44 @@ BEGIN
 	query_id := NULL;
 END $$;
 
+-- the keys of wait_profile whose samples or time differ from the sum of
+-- wait_profile_detail's rows, as the current role sees both (0 while the
+-- worker is asleep)
+CREATE FUNCTION pg_temp.keys_that_differ() RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*)
+	  FROM (SELECT datid, backend_type, wait_event_type, wait_event, sum(samples) AS samples,
+				   sum(est_time) AS est_time
+			  FROM wait_profile_detail GROUP BY 1, 2, 3, 4) d
+	  FULL JOIN wait_profile p USING (datid, backend_type, wait_event_type, wait_event)
+	 WHERE d.samples IS DISTINCT FROM p.samples OR d.est_time IS DISTINCT FROM p.est_time
+$$;
+
+-- what the current role, neither superuser nor pg_read_all_stats, sees in
+-- the detailed views: its own sleeping session (pid own_pid, query id
+-- own_qid) in full; every other row (another role's process or one without
+-- a role, as pg_stat_activity hides their wait events) with pid, userid and
+-- queryid NULL; such rows are there, in this database (another role's
+-- pg_sleep) and without a database (the auxiliary processes)
+CREATE FUNCTION pg_temp.role_view(own_pid int, own_qid bigint)
+RETURNS TABLE (view text, own_rows_shown bool, other_rows_hidden bool,
+			   other_sleep_counted bool, no_role_rows_hidden bool)
+LANGUAGE sql AS $$
+	WITH me AS (SELECT oid FROM pg_roles WHERE rolname = current_user),
+	rows AS (SELECT 'wait_profile_detail' AS view, pid, userid, queryid, datid, wait_event
+			   FROM wait_profile_detail
+			 UNION ALL
+			 SELECT 'wait_history', pid, userid, queryid, datid, wait_event
+			   FROM wait_history)
+	SELECT view,
+		   bool_or(pid = own_pid AND userid = me.oid AND queryid = own_qid
+				   AND wait_event = 'PgSleep'),
+		   bool_and(userid = me.oid OR (pid IS NULL AND userid IS NULL AND queryid IS NULL)),
+		   bool_or(wait_event = 'PgSleep' AND pid IS NULL AND userid IS NULL
+				   AND datid = (SELECT oid FROM pg_database WHERE datname = current_database())),
+		   bool_and(pid IS NULL AND userid IS NULL) FILTER (WHERE datid = 0)
+	  FROM rows, me GROUP BY view ORDER BY view
+$$;
+
 SELECT name, setting, context FROM pg_settings
  WHERE name IN ('ordered_uuid.profile_queries', 'ordered_uuid.profile_pids',
 				'ordered_uuid.history_size', 'compute_query_id')
@@ -116,12 +154,7 @@ SELECT pg_temp.wait_rounds(60) AS enough_rounds_to_fill_the_ring;
 ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
 SELECT pg_reload_conf();
 SELECT pg_temp.wait_asleep() AS worker_asleep;
-SELECT count(*) AS keys_that_differ
-  FROM (SELECT datid, backend_type, wait_event_type, wait_event, sum(samples) AS samples,
-			   sum(est_time) AS est_time
-		  FROM wait_profile_detail GROUP BY 1, 2, 3, 4) d
-  FULL JOIN wait_profile p USING (datid, backend_type, wait_event_type, wait_event)
- WHERE d.samples IS DISTINCT FROM p.samples OR d.est_time IS DISTINCT FROM p.est_time;
+SELECT pg_temp.keys_that_differ();
 SELECT detail_entries = (SELECT count(*) FROM wait_profile_detail) AS detail_entries_counted,
 	   detail_dropped = 0 AS nothing_dropped,
 	   history_entries = (SELECT count(*) FROM wait_history) AS history_entries_counted,
@@ -138,41 +171,50 @@ SELECT pg_reload_conf();
 SELECT pg_temp.wait_rounds(5) AS sampling_again;
 
 --
--- 4. Visibility: the database rule of wait_profile, and query ids of
--- another role's processes only for members of that role and of
--- pg_read_all_stats (as pg_stat_activity.query_id).  Checked while regress_ou_q1's
--- session and one in a database regress_ou_q2 may not connect to are sleeping, so
--- that the (short) history holds their samples.
+-- 4. Visibility: the database rule of wait_profile; and, as pg_stat_activity
+-- shows a process's wait event only to members of its role and of
+-- pg_read_all_stats, the pid, role and query id of any other process are
+-- NULL.  Checked with the worker asleep while the sessions of regress_ou_q1,
+-- of regress_ou_q2, and one in a database regress_ou_q2 may not connect to are
+-- sleeping, so that every role reads the same tables and the (short) history
+-- holds their samples.
 --
 CREATE ROLE regress_ou_q1 LOGIN;
 CREATE ROLE regress_ou_q2 LOGIN;
+SELECT oid AS q1_oid FROM pg_roles WHERE rolname = 'regress_ou_q1' \gset
 CREATE DATABASE regress_ou_hidden2;
 REVOKE CONNECT ON DATABASE regress_ou_hidden2 FROM PUBLIC;
 SELECT dblink_connect('q1', pg_temp.connstr('regress_ou_q1'));
 SELECT t.p AS q1_pid FROM dblink('q1', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT dblink_connect('q2', pg_temp.connstr('regress_ou_q2'));
+SELECT t.p AS q2_pid FROM dblink('q2', 'SELECT pg_backend_pid()') AS t(p int) \gset
 SELECT dblink_connect('hidden2', replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=regress_ou_hidden2'));
 SELECT t.p AS hidden_pid FROM dblink('hidden2', 'SELECT pg_backend_pid()') AS t(p int) \gset
-SELECT dblink_send_query('q1', 'SELECT pg_sleep(2)');
-SELECT dblink_send_query('hidden2', 'SELECT pg_sleep(2)');
-SELECT query_id IS NOT NULL AS q1_sleeping FROM pg_temp.wait_event_of(:q1_pid, 'PgSleep');
+SELECT dblink_send_query('q1', 'SELECT pg_sleep(3)');
+SELECT dblink_send_query('q2', 'SELECT pg_sleep(3)');
+SELECT dblink_send_query('hidden2', 'SELECT pg_sleep(3)');
+SELECT query_id AS q1_qid FROM pg_temp.wait_event_of(:q1_pid, 'PgSleep') \gset
+SELECT query_id AS q2_qid FROM pg_temp.wait_event_of(:q2_pid, 'PgSleep') \gset
 SELECT query_id IS NOT NULL AS hidden_sleeping FROM pg_temp.wait_event_of(:hidden_pid, 'PgSleep');
+SELECT :'q1_qid' <> '' AND :'q2_qid' <> '' AS q1_q2_sleeping;
 SELECT pg_temp.wait_rounds(3) AS sampled_sleepers;
-SELECT count(*) > 0 AS superuser_sees_q1_query_id
-  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
-SELECT count(*) > 0 AS superuser_sees_q1_history_query_id
-  FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_asleep() AS worker_asleep;
+SELECT count(*) > 0 AS superuser_sees_q1_in_full
+  FROM wait_profile_detail WHERE pid = :q1_pid AND userid = :q1_oid AND queryid = :q1_qid
+   AND wait_event = 'PgSleep';
+SELECT count(*) > 0 AS superuser_sees_q1_history_in_full
+  FROM wait_history WHERE pid = :q1_pid AND userid = :q1_oid AND queryid = :q1_qid
+   AND wait_event = 'PgSleep';
 SELECT count(*) > 0 AS superuser_sees_hidden FROM wait_history WHERE database = 'regress_ou_hidden2';
 SET ROLE regress_ou_q1;
-SELECT count(*) > 0 AS q1_sees_own_query_id
-  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
-SELECT count(*) > 0 AS q1_sees_own_history_query_id
-  FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+SELECT * FROM pg_temp.role_view(:q1_pid, :q1_qid);
+SELECT pg_temp.keys_that_differ() AS q1_keys_that_differ;
 RESET ROLE;
 SET ROLE regress_ou_q2;
-SELECT count(*) > 0 AS q2_sees_q1_row, bool_and(queryid IS NULL) AS q2_query_id_hidden
-  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep';
-SELECT count(*) > 0 AS q2_sees_q1_history, bool_and(queryid IS NULL) AS q2_history_query_id_hidden
-  FROM wait_history WHERE pid = :q1_pid AND wait_event = 'PgSleep';
+SELECT * FROM pg_temp.role_view(:q2_pid, :q2_qid);
+SELECT pg_temp.keys_that_differ() AS q2_keys_that_differ;
 SELECT count(*) AS q2_sees_hidden_detail FROM wait_profile_detail WHERE database = 'regress_ou_hidden2';
 SELECT count(*) AS q2_sees_hidden_history FROM wait_history WHERE database = 'regress_ou_hidden2';
 SELECT count(*) > 0 AS q2_sees_no_db_rows FROM wait_profile_detail WHERE database IS NULL;
@@ -180,16 +222,28 @@ SELECT ordered_uuid_reset();
 RESET ROLE;
 GRANT pg_read_all_stats TO regress_ou_q2;
 SET ROLE regress_ou_q2;
-SELECT count(*) > 0 AS stats_reader_sees_q1_query_id
-  FROM wait_profile_detail WHERE pid = :q1_pid AND wait_event = 'PgSleep' AND queryid IS NOT NULL;
+SELECT count(*) FILTER (WHERE pid = :q1_pid AND userid = :q1_oid AND queryid = :q1_qid) > 0
+		   AS stats_reader_sees_q1_in_full,
+	   bool_and(pid IS NOT NULL) AS stats_reader_sees_every_pid,
+	   bool_or(datid = 0) AS stats_reader_sees_no_db_rows
+  FROM wait_profile_detail;
+SELECT count(*) FILTER (WHERE pid = :q1_pid AND userid = :q1_oid AND queryid = :q1_qid) > 0
+		   AS stats_reader_sees_q1_history_in_full,
+	   bool_and(pid IS NOT NULL) AS stats_reader_sees_every_history_pid
+  FROM wait_history;
+SELECT pg_temp.keys_that_differ() AS stats_reader_keys_that_differ;
 SELECT count(*) > 0 AS stats_reader_sees_hidden FROM wait_profile_detail WHERE database = 'regress_ou_hidden2';
 RESET ROLE;
+ALTER SYSTEM RESET ordered_uuid.sample_interval;
+SELECT pg_reload_conf();
 SELECT * FROM dblink_get_result('q1') AS t(x text);
 SELECT * FROM dblink_get_result('q1') AS t(x text);
+SELECT * FROM dblink_get_result('q2') AS t(x text);
+SELECT * FROM dblink_get_result('q2') AS t(x text);
 SELECT * FROM dblink_get_result('hidden2') AS t(x text);
 SELECT * FROM dblink_get_result('hidden2') AS t(x text);
 
 SELECT dblink_disconnect(c)
-  FROM unnest(ARRAY['sleeper', 'waiter', 'holder', 'noqid', 'q1', 'hidden2']) c;
+  FROM unnest(ARRAY['sleeper', 'waiter', 'holder', 'noqid', 'q1', 'q2', 'hidden2']) c;
 DROP DATABASE regress_ou_hidden2;
 DROP ROLE regress_ou_q1, regress_ou_q2;

@@ -9,9 +9,13 @@
  *
  * Both parts exist only when their settings ask for them at server start;
  * reading one that is off raises SQLSTATE 55000 with a hint naming the
- * setting.  Visibility is that of wait_profile (collector_views.c), plus
- * query ids of other roles' processes hidden from callers who are neither
- * members of that role nor of pg_read_all_stats.
+ * setting.  Visibility is that of wait_profile (collector_views.c): rows of
+ * a database the caller may not connect to only for pg_read_all_stats.  In
+ * the rows shown, a process the caller may not see (ou_role_visible:
+ * another role's, or one without a role, to a caller who is neither a
+ * member of that role nor of pg_read_all_stats, as pg_stat_activity hides
+ * its wait event) has its pid, role and query id NULL: its wait event is
+ * counted, as in wait_profile, but not tied to a process or a role.
  *
  * IDENTIFICATION
  *	  src/collector_detail.c
@@ -32,38 +36,26 @@ PG_FUNCTION_INFO_V1(ordered_uuid_wait_profile_detail);
 PG_FUNCTION_INFO_V1(ordered_uuid_wait_history);
 PG_FUNCTION_INFO_V1(ordered_uuid_collector_detail_info);
 
-/*
- * ou_query_id_datum
- *		A query id for output: NULL when none is known (0, as
- *		pg_stat_activity.query_id) or when the caller may not see the query
- *		ids of roleid's processes.
- */
-static bool
-ou_query_id_datum(OuVisibility *vis, int64 queryid, Oid roleid, Datum *out)
-{
-	if (queryid == 0 || !ou_role_visible(vis, roleid))
-		return false;
-	*out = Int64GetDatum(queryid);
-	return true;
-}
-
 /* a row of wait_profile_detail: the columns of wait_profile, then
- * queryid, pid, userid */
+ * queryid, pid, userid (all three NULL for a process the caller may not
+ * see, see the file header) */
 static void
 ou_detail_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 {
 	const OuDetailEntry *e = entry;
+	bool		seen = ou_role_visible(vis, e->key.roleid);
 
 	ou_event_columns(e->key.dbid, e->key.backend_type, e->key.wait_event_info,
 					 values, nulls);
 	values[4] = Int64GetDatum((int64) e->samples);
 	values[5] = ou_interval_us(e->time_us);
 	values[6] = ObjectIdGetDatum(e->key.dbid);
-	nulls[7] = !ou_query_id_datum(vis, e->key.queryid, e->key.roleid, &values[7]);
+	values[7] = Int64GetDatum(e->key.queryid);
+	nulls[7] = !seen || e->key.queryid == 0;
 	values[8] = Int32GetDatum(e->key.pid);
-	nulls[8] = e->key.pid == 0;
+	nulls[8] = !seen || e->key.pid == 0;
 	values[9] = ObjectIdGetDatum(e->key.roleid);
-	nulls[9] = !OidIsValid(e->key.roleid);
+	nulls[9] = !seen || !OidIsValid(e->key.roleid);
 }
 
 /*
@@ -86,20 +78,24 @@ ordered_uuid_wait_profile_detail(PG_FUNCTION_ARGS)
 }
 
 /* a row of wait_history: sample_time, pid, database, backend_type,
- * wait_event_type, wait_event, queryid, datid, userid */
+ * wait_event_type, wait_event, queryid, datid, userid (pid, queryid and
+ * userid NULL for a process the caller may not see, see the file header) */
 static void
 ou_history_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 {
 	const OuHistoryItem *h = entry;
+	bool		seen = ou_role_visible(vis, h->roleid);
 
 	values[0] = TimestampTzGetDatum(h->sample_time);
 	values[1] = Int32GetDatum(h->pid);
+	nulls[1] = !seen;
 	ou_event_columns(h->dbid, h->backend_type, h->wait_event_info,
 					 &values[2], &nulls[2]);
-	nulls[6] = !ou_query_id_datum(vis, h->queryid, h->roleid, &values[6]);
+	values[6] = Int64GetDatum(h->queryid);
+	nulls[6] = !seen || h->queryid == 0;
 	values[7] = ObjectIdGetDatum(h->dbid);
 	values[8] = ObjectIdGetDatum(h->roleid);
-	nulls[8] = !OidIsValid(h->roleid);
+	nulls[8] = !seen || !OidIsValid(h->roleid);
 }
 
 /*

@@ -8,14 +8,18 @@
  *
  * Readers copy the shared tables under the collector's LWLock in shared mode
  * and build their result after releasing it.  Visibility (other users'
- * details only for pg_read_all_stats): these tables hold no query text, so
- * the detail to protect is which database a row belongs to -- a row of a
- * database the caller may not CONNECT to is shown only to members of
- * pg_read_all_stats (rows of processes without a database are shown to
- * everyone).  The detailed profile and the history also carry query ids:
- * those of another role's processes are shown, as in pg_stat_activity and
- * pg_stat_statements, only to members of that role and of pg_read_all_stats
- * (NULL otherwise).
+ * details only for pg_read_all_stats): these tables hold no query text.
+ * wait_profile, extend_lock_stats and index_split_stats hold no process or
+ * role either, so the detail they protect is which database a row belongs
+ * to -- a row of a database the caller may not CONNECT to is shown only to
+ * members of pg_read_all_stats (rows of processes without a database are
+ * shown to everyone).  The detailed profile and the history follow the same
+ * database rule and also carry each process's pid, role and query id:
+ * pg_stat_activity shows a process's wait event and query id only to
+ * members of its role and of pg_read_all_stats, so for any other process --
+ * another role's, or one without a role such as the checkpointer -- those
+ * three columns are NULL (ou_role_visible), and its wait event cannot be
+ * tied to a process or a role.
  *
  * IDENTIFICATION
  *	  src/collector_views.c
@@ -86,9 +90,10 @@ ou_db_visible(OuVisibility *v, Oid dbid)
 
 /*
  * ou_role_visible
- *		May the caller see the query ids of processes of role roleid?  As
- *		pg_stat_activity.query_id and pg_stat_statements.queryid: members of
- *		that role and of pg_read_all_stats.
+ *		May the caller see the pid, role and query id of a process of role
+ *		roleid (0 for none) next to its wait event?  As pg_stat_activity's
+ *		wait_event and query_id: members of that role and of
+ *		pg_read_all_stats; a process without a role only to the latter.
  */
 bool
 ou_role_visible(OuVisibility *v, Oid roleid)
