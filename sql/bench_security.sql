@@ -314,6 +314,36 @@ DO $$ BEGIN EXECUTE (SELECT string_agg(format('DROP SCHEMA %I CASCADE', nspname)
 RESET client_min_messages;
 SELECT count(*) AS hostile_calls_at_end FROM m.calls;
 
+-- 9. A schema named like a run's but another role's: a superuser's benchmark
+-- leaves it alone (a run drops its own role's dead runs only), and a lock
+-- held in it delays neither that run nor bench_cleanup(), which skips what
+-- it cannot lock within a second (the statement_timeout turns a wait into a
+-- failure here).
+\c regress_ou_attack postgres
+CREATE SCHEMA ordered_uuid_run_00000000000000ab AUTHORIZATION regress_sec_lim1;
+SET ROLE regress_sec_lim1;
+CREATE TABLE ordered_uuid_run_00000000000000ab.t (i int);
+RESET ROLE;
+SELECT format('host=%s port=%s dbname=%s user=regress_sec_lim1', current_setting('unix_socket_directories'),
+			  current_setting('port'), current_database()) AS lockconn \gset
+SELECT dblink_connect('locker', :'lockconn');
+SELECT dblink_exec('locker', 'BEGIN');
+SELECT dblink_exec('locker', 'LOCK TABLE ordered_uuid_run_00000000000000ab.t IN ACCESS SHARE MODE');
+SET statement_timeout = '30s';
+SET client_min_messages = error;
+SELECT generator, rows FROM public.bench_insert(ARRAY['bigint'], 10);
+SELECT public.bench_cleanup() AS dropped_while_locked;
+RESET client_min_messages;
+RESET statement_timeout;
+SELECT count(*) AS decoy_tables_left FROM pg_class
+ WHERE relnamespace = 'ordered_uuid_run_00000000000000ab'::regnamespace;
+SELECT dblink_exec('locker', 'COMMIT');
+SELECT dblink_disconnect('locker');
+-- bench_cleanup() drops the dead runs of every role whose privileges the
+-- caller has, as documented
+SELECT public.bench_cleanup() AS dropped_once_unlocked;
+SELECT count(*) AS run_schemas_left FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
+
 \c :origdb
 DROP DATABASE regress_ou_attack;
 DROP ROLE regress_sec_owner, regress_sec_lim1, regress_sec_lim0;

@@ -17,8 +17,12 @@
  *
  * Dead runs: a live run's leader holds the run lock (bench_protocol.h), so
  * a schema ordered_uuid_run_<id> whose lock can be taken belongs to a run
- * whose leader is gone.  Only schemas owned by a role whose privileges the
- * current role has are considered.
+ * whose leader is gone.  The start of a run considers only the schemas the
+ * current role owns; bench_cleanup() those owned by any role whose
+ * privileges the current role has.  Dead runs' relations are dropped with a
+ * short lock_timeout: a schema that somebody holds a lock in is skipped with
+ * a WARNING, so nobody can make a run or bench_cleanup() wait by naming a
+ * schema of their own like a run's and locking a table in it.
  *
  * IDENTIFICATION
  *	  src/bench_cleanup.c
@@ -51,6 +55,8 @@ PGDLLEXPORT void ou_bench_cleanup_main(Datum main_arg);
 
 /* how long a failing run's leader waits for the clean-up worker */
 #define OU_CLEANUP_WAIT_MS		30000
+/* lock_timeout while dropping a dead run's relations */
+#define OU_DEAD_RUN_LOCK_TIMEOUT	"1s"
 
 /* what the clean-up worker gets in bgw_extra */
 typedef struct OuBenchCleanupArgs
@@ -230,23 +236,28 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 
 /*
  * ou_bench_drop_dead_runs
- *		Drop the schemas of dead runs that the current role may drop;
+ *		Drop the schemas of dead runs that the current role owns or, with
+ *		any_owner, that it may drop (owned by a role whose privileges it has);
  *		returns how many.  Call it outside a transaction.
  */
 int64
-ou_bench_drop_dead_runs(void)
+ou_bench_drop_dead_runs(bool any_owner)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	List	   *schemas = NIL;
 	ListCell   *lc;
 	uint64		i;
 	int64		dropped = 0;
+	char	   *lock_timeout;
 
 	ou_worker_begin_xact();
-	if (SPI_execute("SELECT n.nspname FROM pg_catalog.pg_namespace n"
-					" WHERE pg_catalog.starts_with(n.nspname::pg_catalog.text, '" OU_BENCH_RUN_PREFIX "')"
-					"   AND pg_catalog.pg_has_role(n.nspowner, 'USAGE')"
-					" ORDER BY 1", true, 0) != SPI_OK_SELECT)
+	if (SPI_execute(psprintf("SELECT n.nspname FROM pg_catalog.pg_namespace n"
+							 " WHERE pg_catalog.starts_with(n.nspname::pg_catalog.text, '" OU_BENCH_RUN_PREFIX "')"
+							 "   AND %s"
+							 " ORDER BY 1",
+							 any_owner ? "pg_catalog.pg_has_role(n.nspowner, 'USAGE')" :
+							 psprintf("n.nspowner OPERATOR(pg_catalog.=) %u::pg_catalog.oid", GetUserId())),
+					true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not list the schemas of benchmark runs");
 	for (i = 0; i < SPI_processed; i++)
 	{
@@ -257,6 +268,8 @@ ou_bench_drop_dead_runs(void)
 	}
 	ou_worker_end_xact();
 
+	lock_timeout = pstrdup(GetConfigOption("lock_timeout", false, false));
+	SetConfigOption("lock_timeout", OU_DEAD_RUN_LOCK_TIMEOUT, PGC_USERSET, PGC_S_SESSION);
 	foreach(lc, schemas)
 	{
 		const char *schema = (const char *) lfirst(lc);
@@ -276,6 +289,7 @@ ou_bench_drop_dead_runs(void)
 		if (dead && ou_bench_drop_schema(schema, "", true))
 			dropped++;
 	}
+	SetConfigOption("lock_timeout", lock_timeout, PGC_USERSET, PGC_S_SESSION);
 	return dropped;
 }
 

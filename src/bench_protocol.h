@@ -158,7 +158,7 @@ extern void ou_bench_check_role(int nworkers, bool need_create);
 extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,
 									const char *fname, bool wait);
 extern bool ou_bench_drop_schema(const char *schema, const char *prefix, bool whole);
-extern int64 ou_bench_drop_dead_runs(void);
+extern int64 ou_bench_drop_dead_runs(bool any_owner);
 extern bool ou_bench_run_id_from_schema(const char *schema, uint64 *run_id);
 
 #endif							/* OU_BENCH_PROTOCOL_H */

@@ -154,14 +154,15 @@ ou_worker_text(const char *text, int i)
 
 /*
  * ou_worker_setup
- *		Drop the schemas of dead runs that this role may drop, then create
- *		the run's schema (when it has one).
+ *		Drop the schemas of dead runs, then create the run's schema.  A run
+ *		without a schema is bench_cleanup(), which drops those of every role
+ *		whose privileges this role has; a benchmark drops only its own role's.
  */
 static void
 ou_worker_setup(OuBenchShared *sh, OuBenchSlot *slot)
 {
 	ou_worker_use_path(OU_PATH_SAFE);
-	slot->count = ou_bench_drop_dead_runs();
+	slot->count = ou_bench_drop_dead_runs(sh->schema[0] == '\0');
 	if (sh->schema[0] == '\0')
 		return;
 	ou_worker_begin_xact();
