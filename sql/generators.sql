@@ -5,24 +5,13 @@
 --
 SET timezone = 'UTC';
 
--- An independent statement of the layout, in numeric arithmetic: the
--- expected block prefix (hex) for value v.
+\i sql/include/block_layout.sql
+-- The expected block prefix (hex) for value v.
 CREATE FUNCTION pg_temp.expected_prefix(v numeric, block_size int, block_count int)
-RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-	bits int := 1;
-	nbytes int;
-	nblocks numeric;
-	eff numeric;
-BEGIN
-	WHILE 2::numeric ^ bits < block_count LOOP
-		bits := bits + 1;
-	END LOOP;
-	nbytes := ceil(bits / 8.0);
-	nblocks := 2::numeric ^ (8 * nbytes);
-	eff := greatest(1, floor(block_size::numeric * block_count / nblocks));
-	RETURN lpad(to_hex(mod(div(v, eff), nblocks)::bigint), 2 * nbytes, '0');
-END $$;
+RETURNS text LANGUAGE sql IMMUTABLE AS $$
+	SELECT lpad(to_hex(pg_temp.expected_block(v, block_size, block_count)::bigint),
+				2 * pg_temp.prefix_bytes(block_count), '0')
+$$;
 
 \i sql/include/err.sql
 

@@ -192,22 +192,8 @@ SELECT current_setting('server_version_num')::int < 170000
 -- Block-prefixed time keys.
 --
 
--- The layout, stated independently in numeric arithmetic (as in the
--- generators test): the block of Unix second s.
-CREATE FUNCTION pg_temp.expected_block(s numeric, block_size int, block_count int)
-RETURNS numeric LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-	bits int := 1;
-	nblocks numeric;
-	eff numeric;
-BEGIN
-	WHILE 2::numeric ^ bits < block_count LOOP
-		bits := bits + 1;
-	END LOOP;
-	nblocks := 2::numeric ^ (8 * ceil(bits / 8.0));
-	eff := greatest(1, floor(block_size::numeric * block_count / nblocks));
-	RETURN mod(div(s, eff), nblocks);
-END $$;
+-- The layout, stated independently: pg_temp.expected_block().
+\i sql/include/block_layout.sql
 
 CREATE TEMP TABLE tk_layouts AS
 SELECT * FROM (VALUES (60, 65536), (1, 256), (3600, 24), (60, 1000), (1, 16777216), (7, 2147483647),
