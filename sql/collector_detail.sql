@@ -59,10 +59,13 @@ LANGUAGE sql AS $$
 	SELECT view,
 		   bool_or(pid = own_pid AND userid = me.oid AND queryid = own_qid
 				   AND wait_event = 'PgSleep'),
-		   bool_and(userid = me.oid OR (pid IS NULL AND userid IS NULL AND queryid IS NULL)),
+		   bool_and(coalesce(userid = me.oid, false) OR (pid IS NULL AND userid IS NULL AND queryid IS NULL)),
 		   bool_or(wait_event = 'PgSleep' AND pid IS NULL AND userid IS NULL
 				   AND datid = (SELECT oid FROM pg_database WHERE datname = current_database())),
-		   bool_and(pid IS NULL AND userid IS NULL) FILTER (WHERE datid = 0)
+		   -- (a session of the caller's own role may be sampled while it
+		   -- connects, before it has a database)
+		   bool_and(coalesce(userid = me.oid, false) OR (pid IS NULL AND userid IS NULL))
+			   FILTER (WHERE datid = 0)
 	  FROM rows, me GROUP BY view ORDER BY view
 $$;
 
