@@ -13,13 +13,18 @@
 #                                 (a git checkout; DIST_REF=commit, DIST_ZIP=file)
 
 EXTENSION = ordered_uuid
-# The one place the version lives is ordered_uuid.control; META.json is
-# checked against it (make check-meta) and rewritten by `make meta`.
+# Two versions, each in one place.  The extension's (SQL) version lives in
+# ordered_uuid.control and changes only when the SQL objects do.  RELEASE is
+# the release's version: the library's (its PG 18 magic block), the bundle's
+# and META.json's; a release that changes only the library raises RELEASE
+# alone.  META.json is checked against both (make check-meta) and rewritten by
+# `make meta`.
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
+RELEASE = 1.1.2
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
-PG_CPPFLAGS = -I$(srcdir)/src -DOU_VERSION='"$(EXTVERSION)"'
+PG_CPPFLAGS = -I$(srcdir)/src -DOU_VERSION='"$(RELEASE)"'
 
 # The install script is assembled from extension/*.sql, one file per concern.
 # Once its version is released, a frozen copy of it sits in extension/upgrade/
@@ -45,11 +50,13 @@ REGRESS = generators generators_striped generators_time_keys \
 	collector_not_preloaded bench_insert bench_load bench_locality bench_security citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
-# PRELOAD_REGRESS: the collector's suites, which need the library preloaded.
-# make installcheck-preload runs each in a temporary instance that pg_regress
-# starts (--temp-instance) with the settings of sql/NAME.conf (--temp-config),
-# under CHECK_DIR; like initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail
+# PRELOAD_REGRESS: the suites that need server settings of their own: the
+# collector's, which need the library preloaded, and generators_striped_reuse,
+# which needs a server with two connection slots.  make installcheck-preload
+# runs each in a temporary instance that pg_regress starts (--temp-instance)
+# with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
+# initdb, it must not run as root.
+PRELOAD_REGRESS = collector collector_limits collector_detail generators_striped_reuse
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check
@@ -84,7 +91,7 @@ check-frozen:
 	@sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) | grep -v '^--' >check-frozen.tmp; \
 	grep -v '^--' $(FROZEN) | cmp -s - check-frozen.tmp; status=$$?; rm -f check-frozen.tmp; \
 	[ $$status = 0 ] || { \
-		echo "extension/*.sql no longer assemble to $(FROZEN), the install script of release $(EXTVERSION): an SQL change needs a new version (see Development in README.md)" >&2; \
+		echo "extension/*.sql no longer assemble to $(FROZEN), the install script of the released SQL version $(EXTVERSION): an SQL change needs a new version (see Development in README.md)" >&2; \
 		exit 1; }
 
 installcheck-preload:
@@ -114,18 +121,18 @@ check-test-module:
 # .gitattributes (development only) stay out.  It is written under a temporary
 # name first, so that a failure leaves no partial zip behind.
 DIST_REF ?= HEAD
-DIST_ZIP ?= $(EXTENSION)-$(EXTVERSION).zip
+DIST_ZIP ?= $(EXTENSION)-$(RELEASE).zip
 dist:
 	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1 || [ -n "$$(git rev-parse --show-prefix)" ]; then \
 		echo "make dist: $(CURDIR) is not the top of a git checkout of $(EXTENSION): the bundle is made by git archive from a clone of the repository" >&2; \
 		exit 1; \
 	fi
-	@python3 scripts/meta.py --check $(EXTVERSION)
+	@python3 scripts/meta.py --check $(RELEASE) $(EXTVERSION)
 	@if [ "$(DIST_REF)" = HEAD ] && [ -n "$$(git status --porcelain --untracked-files=no)" ]; then \
 		echo "make dist: warning: uncommitted changes are not in the bundle (it is HEAD)" >&2; \
 	fi
 	@rm -f '$(DIST_ZIP).tmp'
-	@git archive --format zip --prefix=$(EXTENSION)-$(EXTVERSION)/ -o '$(DIST_ZIP).tmp' $(DIST_REF) || \
+	@git archive --format zip --prefix=$(EXTENSION)-$(RELEASE)/ -o '$(DIST_ZIP).tmp' $(DIST_REF) || \
 		{ rm -f '$(DIST_ZIP).tmp'; exit 1; }
 	@mv -f '$(DIST_ZIP).tmp' '$(DIST_ZIP)'
 	@echo "$(DIST_ZIP)"
@@ -139,7 +146,7 @@ test:
 demo:
 	./scripts/demo.sh
 meta:
-	python3 scripts/meta.py --write $(EXTVERSION)
+	python3 scripts/meta.py --write $(RELEASE) $(EXTVERSION)
 check-meta:
-	python3 scripts/meta.py --check $(EXTVERSION)
+	python3 scripts/meta.py --check $(RELEASE) $(EXTVERSION)
 .PHONY: test demo meta check-meta

@@ -22,7 +22,9 @@ cd "$OU_ROOT"
 pg_config=$1 dir=$2
 port=$((54800 + RANDOM % 500))
 label=$("$pg_config" --version)
+# the extension's (SQL) version, and the release's (the bundle's name)
 version=$(sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" ordered_uuid.control)
+release=$(sed -n 's/^RELEASE = *//p' Makefile)
 pgxn=$(ou_pgxnclient)
 export PATH LD_LIBRARY_PATH
 LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
@@ -41,21 +43,21 @@ installed=("$sharedir/ordered_uuid.control" "$sharedir/ordered_uuid--$version.sq
 count_installed() { local f n=0; for f in "${installed[@]}"; do [ -e "$f" ] && n=$((n + 1)); done; echo $n; }
 
 mkdir -p "$dir"
-zip=$dir/ordered_uuid-$version.zip
+zip=$dir/ordered_uuid-$release.zip
 ref=$(git stash create 2>/dev/null || true)
 step "make dist"
 make -s dist PG_CONFIG="$pg_config" DIST_REF="${ref:-HEAD}" DIST_ZIP="$zip" >/dev/null ||
 	ou_die "make dist failed"
 listing=$(python3 -m zipfile -l "$zip" | awk 'NR > 1 { print $1 }')
 for f in META.json Makefile ordered_uuid.control README.md LICENSE; do
-	grep -qx "ordered_uuid-$version/$f" <<<"$listing" || fail "the bundle lacks $f"
+	grep -qx "ordered_uuid-$release/$f" <<<"$listing" || fail "the bundle lacks $f"
 done
 # development-only files stay out (.gitattributes export-ignore)
 dev=$(grep -E '/(\.ci/|\.editorconfig$|\.gitignore$|\.gitattributes$)|\.(png|svg)$' <<<"$listing" || true)
 [ -z "$dev" ] || fail "the bundle carries development-only files: $(echo $dev)"
 # nothing outside the one top directory PGXN expects
-stray=$(grep -v "^ordered_uuid-$version/" <<<"$listing" || true)
-[ -z "$stray" ] || fail "the bundle has files outside ordered_uuid-$version/: $(echo $stray)"
+stray=$(grep -v "^ordered_uuid-$release/" <<<"$listing" || true)
+[ -z "$stray" ] || fail "the bundle has files outside ordered_uuid-$release/: $(echo $stray)"
 
 # the client's own run must put the files there, not an earlier make install
 ou_sudo make -s uninstall PG_CONFIG="$pg_config" >/dev/null

@@ -55,10 +55,21 @@
  *
  * Uniqueness: within a session, front keys have distinct clocks and each
  * front key gets at most one fill key; sessions at the same time have
- * different stripes; a later session with the same PGPROC number has a
- * later clock.  The random bits cover what remains (a clock stepping back
- * between two sessions of one PGPROC number, more than 4096 processes).
- *
+ * different stripes.  A session that makes front keys faster than one a
+ * microsecond runs ahead of the wall clock, and a later session on the same
+ * PGPROC number would start its clock inside the earlier one's keys.  So a
+ * session never hands its PGPROC on while it is ahead: on exit it waits until
+ * the wall clock has passed its last front key (ou_stripe_exit_wait).  The
+ * wait is bounded because the lead is: a session at most
+ * OU_STRIPE_MAX_LEAD_US ahead makes its next front key no sooner than the
+ * wall clock lets it stay within that lead.  So every clock of a later
+ * session on the same PGPROC number is later than every clock of an earlier
+ * one, on every version and with or without the library preloaded.  The 24
+ * random bits are all that separate keys outside that guarantee: a session
+ * that did not run its exit callbacks (a crash or an immediate shutdown)
+ * followed within its lead by another on the same PGPROC number, a wall
+ * clock stepping back, and more than 4096 processes at once.
+
  * The state is the session's own (tagged with its PID, as in random.c) and
  * shared by all the tables a session inserts into with this generator.
  *
@@ -73,6 +84,8 @@
 
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "storage/ipc.h"
 #include "utils/uuid.h"
 
 #include "compat.h"
@@ -91,6 +104,8 @@ PG_FUNCTION_INFO_V1(uuid_striped_nextval);
 /* the largest interval_length: its microseconds fit in 37 bits */
 #define OU_STRIPE_MAX_INTERVAL	86400
 #define OU_STRIPE_RANDOM_BITS	24
+/* how far a session's clock may run ahead of the wall clock, at most */
+#define OU_STRIPE_MAX_LEAD_US	INT64CONST(1000000)
 
 #define US_PER_SEC			INT64CONST(1000000)
 
@@ -107,23 +122,88 @@ typedef struct OuStripeState
 
 static OuStripeState ou_stripe;
 
+/* the wall clock in microseconds since the Unix epoch (never negative) */
+static int64
+ou_stripe_wall_us(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		elog(ERROR, "clock_gettime failed: %m");
+	return Max((int64) ts.tv_sec * US_PER_SEC + ts.tv_nsec / 1000, INT64CONST(0));
+}
+
+/*
+ * ou_stripe_exit_wait
+ *		before_shmem_exit callback: keep this process's PGPROC until the wall
+ *		clock has passed the clock of its last front key, so that the next
+ *		session on the same PGPROC number starts later than every key of this
+ *		one.  The lead is at most OU_STRIPE_MAX_LEAD_US unless the wall clock
+ *		stepped back, which the wait does not try to make good.
+ */
+static void
+ou_stripe_exit_wait(int code, Datum arg)
+{
+	instr_time	start;
+	instr_time	waited;
+	int64		now;
+
+	if (ou_stripe.owner != MyProcPid)
+		return;
+	INSTR_TIME_SET_CURRENT(start);
+	while ((now = ou_stripe_wall_us()) <= ou_stripe.last_us)
+	{
+		/* a signal may cut a sleep short: measure what was waited */
+		INSTR_TIME_SET_CURRENT(waited);
+		INSTR_TIME_SUBTRACT(waited, start);
+		if (INSTR_TIME_GET_MICROSEC(waited) > OU_STRIPE_MAX_LEAD_US)
+			break;
+		pg_usleep((long) Min(ou_stripe.last_us + 1 - now, OU_STRIPE_MAX_LEAD_US));
+	}
+}
+
+/*
+ * ou_stripe_front_clock
+ *		The clock of a new front key: the wall clock, or one more than the
+ *		previous front key's when that is not earlier.  A session more than
+ *		OU_STRIPE_MAX_LEAD_US ahead of the wall clock waits (at most a
+ *		microsecond, the lead growing by one a key) until it is not; a larger
+ *		jump of the lead is the wall clock stepping back, which is not waited
+ *		out.
+ */
+static int64
+ou_stripe_front_clock(void)
+{
+	int64		now = ou_stripe_wall_us();
+	int64		t = Max(now, ou_stripe.last_us + 1);
+
+	while (t - now > OU_STRIPE_MAX_LEAD_US && t - now <= OU_STRIPE_MAX_LEAD_US + 1)
+	{
+		int64		later = ou_stripe_wall_us();
+
+		if (later < now)
+			break;				/* stepped back meanwhile: stop waiting */
+		now = later;
+	}
+	return t;
+}
+
 /*
  * ou_stripe_next_clock
- *		The clock of the next key: a front key's own (the wall clock in
- *		microseconds, at least one more than the previous front key's), or,
- *		in a run of fill keys, that of the front key to fill.  *pass is set
- *		to 0 or 1 accordingly.
+ *		The clock of the next key: a new front key's (ou_stripe_front_clock),
+ *		or, in a run of fill keys, that of the front key to fill.  *pass is
+ *		set to 0 or 1 accordingly.
  */
 static int64
 ou_stripe_next_clock(int *pass)
 {
-	struct timespec ts;
 	int64		now;
 
 	if (ou_stripe.owner != MyProcPid)
 	{
 		memset(&ou_stripe, 0, sizeof(ou_stripe));
 		ou_stripe.owner = MyProcPid;
+		before_shmem_exit(ou_stripe_exit_wait, (Datum) 0);
 	}
 
 	/*
@@ -147,11 +227,7 @@ ou_stripe_next_clock(int *pass)
 		return t;
 	}
 
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		elog(ERROR, "clock_gettime failed: %m");
-	now = Max((int64) ts.tv_sec * US_PER_SEC + ts.tv_nsec / 1000, INT64CONST(0));
-	if (now <= ou_stripe.last_us)
-		now = ou_stripe.last_us + 1;
+	now = ou_stripe_front_clock();
 	ou_stripe.last_us = now;
 	ou_stripe.ring[ou_stripe.fronts % lengthof(ou_stripe.ring)] = now;
 	ou_stripe.fronts++;

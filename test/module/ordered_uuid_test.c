@@ -11,6 +11,8 @@
  * ou_test_wal_scan probes the WAL scanner's worker-facing behaviour (skipping
  * removed WAL, END being repeatable), which no SQL function of the extension
  * exercises; the module carries its own copy of src/walscan.c.
+ * ou_test_uuid_burst calls a generator millions of times in a C loop, so that
+ * a session runs ahead of the wall clock as SQL hardly lets it.
  *
  * A test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
@@ -24,15 +26,18 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lockdefs.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 #include "walscan.h"
 
@@ -142,5 +147,85 @@ ou_test_wal_scan(PG_FUNCTION_ARGS)
 	values[2] = Int64GetDatum((int64) scan->segments_skipped);
 	values[3] = Int64GetDatum((int64) scan->bytes_skipped);
 	values[4] = BoolGetDatum(repeats);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(ou_test_uuid_burst);
+
+/*
+ * ou_test_uuid_burst(fn regprocedure, n bigint, args int[], upto uuid,
+ *	OUT lowest uuid, OUT highest uuid, OUT at_or_below bigint)
+ *
+ * Calls the generator fn (taking as many int arguments as args holds) n times
+ * in a C loop, as fast as the generator itself allows, and returns the lowest
+ * and the highest value made and how many values sort at or below upto (0
+ * when upto is NULL).  A session can outrun the wall clock this way, which
+ * SQL's own per-row overhead hardly lets it do.
+ */
+Datum
+ou_test_uuid_burst(PG_FUNCTION_ARGS)
+{
+	Oid			fn = PG_GETARG_OID(0);
+	int64		n = PG_GETARG_INT64(1);
+	ArrayType  *args = PG_GETARG_ARRAYTYPE_P(2);
+	pg_uuid_t  *upto = PG_ARGISNULL(3) ? NULL : PG_GETARG_UUID_P(3);
+	int32	   *argv = (int32 *) ARR_DATA_PTR(args);
+	int			nargs = ArrayGetNItems(ARR_NDIM(args), ARR_DIMS(args));
+	FmgrInfo	flinfo;
+	pg_uuid_t	lowest;
+	pg_uuid_t	highest;
+	int64		below = 0;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false};
+	MemoryContext burst;
+	MemoryContext old;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may run a generator burst")));
+	if (n < 1 || nargs > 2 || ARR_HASNULL(args) || ARR_ELEMTYPE(args) != INT4OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a burst takes n >= 1 and at most two non-null int arguments")));
+	fmgr_info(fn, &flinfo);
+	if (flinfo.fn_nargs != nargs)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the generator takes %d arguments, not %d", flinfo.fn_nargs, nargs)));
+
+	burst = AllocSetContextCreate(CurrentMemoryContext, "generator burst", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(burst);
+	for (int64 i = 0; i < n; i++)
+	{
+		pg_uuid_t  *u;
+
+		if (nargs == 0)
+			u = DatumGetUUIDP(FunctionCall0Coll(&flinfo, InvalidOid));
+		else if (nargs == 1)
+			u = DatumGetUUIDP(FunctionCall1(&flinfo, Int32GetDatum(argv[0])));
+		else
+			u = DatumGetUUIDP(FunctionCall2(&flinfo, Int32GetDatum(argv[0]), Int32GetDatum(argv[1])));
+		if (i == 0 || memcmp(u->data, lowest.data, UUID_LEN) < 0)
+			lowest = *u;
+		if (i == 0 || memcmp(u->data, highest.data, UUID_LEN) > 0)
+			highest = *u;
+		if (upto != NULL && memcmp(u->data, upto->data, UUID_LEN) <= 0)
+			below++;
+		if ((i & 0xFFFF) == 0xFFFF)
+		{
+			MemoryContextReset(burst);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(burst);
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = UUIDPGetDatum(memcpy(palloc(sizeof(pg_uuid_t)), &lowest, sizeof(pg_uuid_t)));
+	values[1] = UUIDPGetDatum(memcpy(palloc(sizeof(pg_uuid_t)), &highest, sizeof(pg_uuid_t)));
+	values[2] = Int64GetDatum(below);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
