@@ -16,6 +16,18 @@ SELECT format('dbname=%s user=%s host=%s port=%s', current_database(), current_u
 
 \i sql/include/striped_fields.sql
 
+-- The right edge of the striped keys (the largest block start and stripe
+-- any session has made a key in): a test module function sets it, so that
+-- the tests decide whether a session is at the edge.  Set above every key,
+-- no session is; at 0, the next session to make a key is.  edge_shared:
+-- whether the server has a shared edge (PostgreSQL 17+, or the library
+-- preloaded); without one every session behaves as one not at the edge.
+CREATE FUNCTION ou_test_striped_edge(bigint) RETURNS bigint
+	AS 'ordered_uuid_test', 'ou_test_striped_edge' LANGUAGE C STRICT;
+SELECT current_setting('server_version_num')::int >= 170000 OR
+	   current_setting('shared_preload_libraries') ~ 'ordered_uuid' AS edge_shared \gset
+SELECT ou_test_striped_edge(9223372036854775807) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+
 -- The rule, stated independently: a session makes front keys (pass 0)
 -- until it has made 416 (384 + 32) more front keys than it has passed over
 -- for filling, then fill keys (pass 1) until it is only 384 ahead: runs of
@@ -106,6 +118,10 @@ JOIN fronts f ON f.front = e.front
 JOIN fronts nf ON nf.front = e.front + 1;
 SELECT dblink_disconnect('fresh');
 
+-- From here on, sessions meet the edge as they would: the highest stripe
+-- of the newest block is at it.
+SELECT ou_test_striped_edge(0) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+
 -- Stripes: four sessions open at the same time have four different
 -- stripes, none equal to this session's.
 SELECT (pg_temp.fields(uuid_striped_nextval())).stripe AS my_stripe \gset
@@ -158,7 +174,8 @@ SELECT dblink_disconnect('s' || i) FROM generate_series(1, 4) AS i;
 -- root; a fill key, inserted elsewhere, makes it forget that leaf.  Made in
 -- runs of 32, the keys of 150,000 rows cost about half a buffer access per
 -- row more than uuid_v7_nextval()'s (0.49 on PostgreSQL 18); made alternately,
--- 1.2.  The counts are the statement's own, from EXPLAIN.
+-- 1.2.  The counts are the statement's own, from EXPLAIN.  This session is
+-- kept off the edge for it.
 CREATE FUNCTION pg_temp.buffer_accesses(q text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
 	l text;
@@ -172,12 +189,28 @@ BEGIN
 	RETURN NULL;
 END
 $$;
+SELECT ou_test_striped_edge(9223372036854775807) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
 CREATE TABLE v7_edge (id uuid PRIMARY KEY DEFAULT uuid_v7_nextval(), n int);
 CREATE TABLE striped_edge (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
 SELECT pg_temp.buffer_accesses('INSERT INTO v7_edge (n) SELECT g FROM generate_series(1, 150000) AS g') AS v7 \gset
 SELECT pg_temp.buffer_accesses('INSERT INTO striped_edge (n) SELECT g FROM generate_series(1, 150000) AS g') AS striped \gset
 SELECT (:striped - :v7) / 150000.0 BETWEEN 0.2 AND 0.85 AS half_an_access_more_per_row;
-DROP TABLE v7_edge, striped_edge;
+
+-- At the edge: the session whose stripe is the highest of the newest block
+-- inserts at the right edge of the index, where nbtree's rightmost split
+-- leaves pages 90 % full; it makes no fill keys, so it costs what
+-- uuid_v7_nextval() costs (within 0.05 buffer accesses a row) and packs its
+-- index as full (89 % or more).  Without a shared edge it fills as above.
+SELECT ou_test_striped_edge(0) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+CREATE TABLE striped_alone (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
+SELECT pg_temp.buffer_accesses('INSERT INTO striped_alone (n) SELECT g FROM generate_series(1, 150000) AS g') AS alone \gset
+SELECT (count(*) FILTER (WHERE (pg_temp.fields(id)).pass = 1) = 0) = :'edge_shared'::bool AS fill_keys_only_off_the_edge,
+	   CASE WHEN :'edge_shared'::bool THEN abs(:alone - :v7) / 150000.0 < 0.05
+			ELSE (:alone - :v7) / 150000.0 BETWEEN 0.2 AND 0.85 END AS accesses_as_expected,
+	   (SELECT avg_leaf_density FROM index_shape('striped_alone_pkey')) >=
+			CASE WHEN :'edge_shared'::bool THEN 89 ELSE 85 END AS density_as_expected
+FROM striped_alone;
+DROP TABLE v7_edge, striped_edge, striped_alone;
 
 -- Errors, with their SQLSTATEs; the bounds themselves are accepted.
 \set VERBOSITY sqlstate
@@ -190,3 +223,4 @@ SELECT (pg_temp.fields(uuid_striped_nextval(1))).version AS v1,
 	   (pg_temp.fields(uuid_striped_nextval(86400))).block_ms % 86400000 = 0 AS day_block;
 
 DROP TABLE striped_t, random_t;
+DROP FUNCTION ou_test_striped_edge(bigint);

@@ -17,6 +17,10 @@
 -- layout: keys of two sessions can share every bit but the random ones (62
 -- and at least 90 of them), which is what they are for.
 --
+-- With the library preloaded, the right edge of the striped keys lives in
+-- the main shared memory on every version: a session alone at it makes no
+-- fill keys.
+--
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS dblink;
 RESET client_min_messages;
@@ -102,5 +106,21 @@ SELECT generator,
 	   count(DISTINCT session) AS sessions
 FROM shared_bits GROUP BY generator ORDER BY generator;
 
+-- A session alone at the right edge (the edge reset to 0 first, so the next
+-- session to make a key takes it): no fill keys, its index 89 % full or more.
+CREATE FUNCTION ou_test_striped_edge(bigint) RETURNS bigint
+	AS 'ordered_uuid_test', 'ou_test_striped_edge' LANGUAGE C STRICT;
+SELECT ou_test_striped_edge(0) IS NOT NULL AS edge_shared;
+CREATE TABLE alone (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
+SELECT pg_temp.connect('a', :'conn');
+SELECT * FROM dblink('a', 'INSERT INTO alone (n) SELECT g FROM generate_series(1, 100000) AS g') AS t(r text);
+SELECT dblink_disconnect('a');
+SELECT count(*) AS keys,
+	   count(*) FILTER (WHERE (pg_temp.fields(id)).pass = 1) AS fill_keys,
+	   (SELECT avg_leaf_density >= 89 FROM index_shape('alone_pkey')) AS density_at_least_89
+FROM alone;
+
+DROP TABLE alone;
 DROP SEQUENCE s;
 DROP FUNCTION ou_test_uuid_burst(regprocedure, bigint, int[], uuid);
+DROP FUNCTION ou_test_striped_edge(bigint);

@@ -10,6 +10,10 @@
  */
 #include "postgres.h"
 
+#if PG_VERSION_NUM >= 170000
+#include "storage/dsm_registry.h"
+#endif
+
 #include "compat.h"
 
 #if PG_VERSION_NUM < 150000
@@ -41,5 +45,19 @@ ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo)
 	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
 	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
 	MemoryContextSwitchTo(oldcxt);
+}
+#endif
+
+#if PG_VERSION_NUM >= 170000
+/*
+ * The named DSM segment name of size bytes, created and initialised by init
+ * the first time any backend asks (OU_NAMED_SHMEM).
+ */
+void *
+ou_named_dsm(const char *name, size_t size, void (*init) (void *ptr))
+{
+	bool		found;
+
+	return GetNamedDSMSegment(name, size, init, &found);
 }
 #endif

@@ -314,4 +314,17 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 #define OU_MY_PROC_NUMBER() (MyProc != NULL ? MyProc->pgprocno : 0)
 #endif
 
+/*
+ * OU_NAMED_SHMEM(name, size, init): a named piece of shared memory that a
+ * backend can create after startup, without preload (GetNamedDSMSegment,
+ * 17+), initialised by init(ptr) the first time; NULL before 17, where only
+ * a preloaded library has shared memory (generators_edge.c).
+ */
+#if PG_VERSION_NUM >= 170000
+#define OU_NAMED_SHMEM(name, size, init) ou_named_dsm((name), (size), (init))
+extern void *ou_named_dsm(const char *name, size_t size, void (*init) (void *ptr));
+#else
+#define OU_NAMED_SHMEM(name, size, init) ((void) (init), (void *) NULL)
+#endif
+
 #endif							/* ORDERED_UUID_COMPAT_H */

@@ -41,4 +41,8 @@ extern int64 ou_v7_unix_us(TimestampTz ts);
 extern void ou_v7_fill(pg_uuid_t *uuid, uint64 ms, int64 subms_ns);
 extern void ou_v7_fill_time(pg_uuid_t *uuid, TimestampTz ts, int64 extra_ns);
 
+/* generators_edge.c */
+extern void ou_edge_install_hooks(void);
+extern bool ou_edge_is_mine(uint64 key);
+
 #endif							/* ORDERED_UUID_GENERATORS_H */

@@ -53,6 +53,20 @@
  * descend once per run (measured: 3.0 instead of 4.2 buffer accesses per row
  * for one session, 2.2 for uuid_v7_nextval).
  *
+ * The edge: the session whose stripe is the highest of the newest block
+ * inserts at the right edge of the index, where nbtree splits the rightmost
+ * page 90:10; its pages end 90 % full without fill keys, and without them
+ * it keeps nbtree's cached rightmost leaf for every key, as
+ * uuid_v7_nextval() does.  So at each point where a run of fill keys would
+ * start, a session asks generators_edge.c whether its (block, stripe) is the
+ * largest any session has made a key in, and if so passes its unfilled
+ * front keys over instead.  A session publishes its (block, stripe) there at
+ * its first key of each block too, so that a session with a lower stripe
+ * learns at once that it is no longer at the edge.  Once another session has
+ * made keys in a block with a higher stripe, those keys may lie to the right
+ * of this session's in the same index, so the edge stays with that stripe
+ * for the rest of the block, whether or not that session is still there.
+ *
  * Uniqueness: within a session, front keys have distinct clocks and each
  * front key gets at most one fill key; sessions at the same time have
  * different stripes.  A session that makes front keys faster than one a
@@ -89,6 +103,7 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
+#include "generators.h"
 #include "util.h"
 
 PG_FUNCTION_INFO_V1(uuid_striped_nextval);
@@ -189,13 +204,27 @@ ou_stripe_front_clock(void)
 }
 
 /*
+ * ou_stripe_at_edge
+ *		Publish the block start and stripe of this session's newest keys as a
+ *		candidate for the right edge of the striped keys (generators_edge.c),
+ *		and say whether they are the edge.
+ */
+static bool
+ou_stripe_at_edge(int64 t, int64 block_us, uint32 stripe)
+{
+	uint64		block_ms = (uint64) ((t - t % block_us) / 1000);
+
+	return ou_edge_is_mine((block_ms << 12) | stripe);
+}
+
+/*
  * ou_stripe_next_clock
  *		The clock of the next key: a new front key's (ou_stripe_front_clock),
  *		or, in a run of fill keys, that of the front key to fill.  *pass is
- *		set to 0 or 1 accordingly.
+ *		set to 0 or 1 accordingly.  block_us and stripe are those of the key.
  */
 static int64
-ou_stripe_next_clock(int *pass)
+ou_stripe_next_clock(int64 block_us, uint32 stripe, int *pass)
 {
 	int64		now;
 
@@ -209,12 +238,19 @@ ou_stripe_next_clock(int *pass)
 	/*
 	 * Runs: start filling OU_STRIPE_LAG + OU_STRIPE_RUN front keys ahead, stop
 	 * OU_STRIPE_LAG ahead.  The front key to fill is then at most
-	 * OU_STRIPE_LAG + OU_STRIPE_RUN front keys old, still in the ring.
+	 * OU_STRIPE_LAG + OU_STRIPE_RUN front keys old, still in the ring.  At
+	 * the right edge of the index no page needs filling: the front keys not
+	 * yet filled are passed over instead.
 	 */
 	if (ou_stripe.filling)
 		ou_stripe.filling = ou_stripe.fronts - ou_stripe.filled > OU_STRIPE_LAG;
-	else
-		ou_stripe.filling = ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG + OU_STRIPE_RUN;
+	else if (ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG + OU_STRIPE_RUN)
+	{
+		if (ou_stripe_at_edge(ou_stripe.last_us, block_us, stripe))
+			ou_stripe.filled = ou_stripe.fronts;
+		else
+			ou_stripe.filling = true;
+	}
 
 	if (ou_stripe.filling)
 	{
@@ -228,6 +264,9 @@ ou_stripe_next_clock(int *pass)
 	}
 
 	now = ou_stripe_front_clock();
+	/* the first key of a new block: let the other sessions know at once */
+	if (now / block_us != ou_stripe.last_us / block_us)
+		(void) ou_stripe_at_edge(now, block_us, stripe);
 	ou_stripe.last_us = now;
 	ou_stripe.ring[ou_stripe.fronts % lengthof(ou_stripe.ring)] = now;
 	ou_stripe.fronts++;
@@ -256,11 +295,11 @@ uuid_striped_nextval(PG_FUNCTION_ARGS)
 
 	interval_length = ou_getarg_int32(fcinfo, 0, "interval_length", 1, OU_STRIPE_MAX_INTERVAL);
 
-	t = ou_stripe_next_clock(&pass);
 	block_us = (int64) interval_length * US_PER_SEC;
+	stripe = (uint32) OU_MY_PROC_NUMBER() % OU_STRIPE_COUNT;
+	t = ou_stripe_next_clock(block_us, stripe, &pass);
 	start = t - t % block_us;
 	block_ms = (uint64) (start / 1000);
-	stripe = (uint32) OU_MY_PROC_NUMBER() % OU_STRIPE_COUNT;
 
 	ou_random_bytes(rnd, sizeof(rnd));
 	low = ((uint64) (2 * (t - start) + pass) << OU_STRIPE_RANDOM_BITS) |

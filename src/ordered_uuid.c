@@ -15,6 +15,7 @@
 
 #include "collector.h"
 #include "compat.h"
+#include "generators.h"
 
 OU_MODULE_MAGIC;
 
@@ -24,8 +25,9 @@ void		_PG_init(void);
  * _PG_init
  *		Called when the library is loaded.  Only when it is loaded through
  *		shared_preload_libraries does it set up the collector (settings,
- *		shared memory, background worker); otherwise there is nothing to do:
- *		the generators, diagnostics and benchmarks need no initialisation.
+ *		shared memory, background worker) and the striped keys' shared edge
+ *		(generators_edge.c); otherwise there is nothing to do: the generators,
+ *		diagnostics and benchmarks need no initialisation.
  */
 void
 _PG_init(void)
@@ -37,4 +39,5 @@ _PG_init(void)
 	ou_collector_enable_query_id();
 	ou_shmem_install_hooks();
 	ou_collector_register_worker();
+	ou_edge_install_hooks();
 }

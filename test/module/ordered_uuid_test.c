@@ -13,6 +13,8 @@
  * exercises; the module carries its own copy of src/walscan.c.
  * ou_test_uuid_burst calls a generator millions of times in a C loop, so that
  * a session runs ahead of the wall clock as SQL hardly lets it.
+ * ou_test_striped_edge moves the right edge of the striped keys, so that a
+ * test decides which session is at it.
  *
  * A test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
@@ -30,15 +32,21 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "port/atomics.h"
+#include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lockdefs.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/pg_lsn.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "compat.h"
 #include "walscan.h"
 
 PG_MODULE_MAGIC;
@@ -228,4 +236,50 @@ ou_test_uuid_burst(PG_FUNCTION_ARGS)
 	values[1] = UUIDPGetDatum(memcpy(palloc(sizeof(pg_uuid_t)), &highest, sizeof(pg_uuid_t)));
 	values[2] = Int64GetDatum(below);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(ou_test_striped_edge);
+
+/* a new edge, as the extension's library makes it */
+static void
+ou_test_edge_init(void *ptr)
+{
+	pg_atomic_init_u64((pg_atomic_uint64 *) ptr, 0);
+}
+
+/*
+ * ou_test_striped_edge(new bigint) RETURNS bigint
+ *
+ * Sets the right edge of the striped keys (src/generators_edge.c: the
+ * largest (block start ms << 12) | stripe published) to new and returns the
+ * old value; NULL, setting nothing, where the server has no shared edge
+ * (PostgreSQL 14-16 without the library preloaded).  A test sets it to the
+ * largest value so that no session is at the edge, or to 0 so that the next
+ * session to make a key is.
+ */
+Datum
+ou_test_striped_edge(PG_FUNCTION_ARGS)
+{
+	const char *name = "ordered_uuid striped edge";
+	const char *preload = GetConfigOption("shared_preload_libraries", false, false);
+	pg_atomic_uint64 *edge = NULL;
+	bool		found;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may move the striped keys' edge")));
+	if (preload != NULL && strstr(preload, "ordered_uuid") != NULL)
+	{
+		LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+		edge = ShmemInitStruct(name, sizeof(pg_atomic_uint64), &found);
+		LWLockRelease(AddinShmemInitLock);
+		if (!found)
+			elog(ERROR, "the preloaded library has no striped edge");
+	}
+	else
+		edge = OU_NAMED_SHMEM(name, sizeof(pg_atomic_uint64), ou_test_edge_init);
+	if (edge == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64((int64) pg_atomic_exchange_u64(edge, (uint64) PG_GETARG_INT64(0)));
 }
