@@ -50,6 +50,12 @@ REGRESS = generators generators_striped generators_time_keys \
 	collector_not_preloaded bench_insert bench_load bench_locality bench_security citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
+# ISOLATION: isolation specs (specs/NAME.spec, expected/NAME.out) for what
+# needs a forced interleaving of sessions; make installcheck runs them after
+# REGRESS.
+ISOLATION = generators_striped_sessions
+ISOLATION_OPTS = --load-extension=$(EXTENSION)
+
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
 # collector's, which need the library preloaded, and generators_striped_reuse,
 # which needs a server with two connection slots.  make installcheck-preload
