@@ -203,6 +203,22 @@ ou_copy_tree() {
 
 # The distribution's PostgreSQL (Debian, Ubuntu: postgresql-common) -------------
 
+# The PostgreSQL major the distribution ships, as its package postgresql
+# depends on it (Debian 12: 15, Ubuntu 24.04: 16); STOCK_MAJOR overrides.
+ou_stock_major() {
+	local m=${STOCK_MAJOR:-}
+	[ -n "$m" ] || m=$(apt-cache depends postgresql 2>/dev/null |
+		sed -n 's/^ *Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	if [ -z "$m" ] && [ -z "$ou_apt_updated" ]; then
+		# a fresh machine knows no packages before apt-get update
+		ou_sudo apt-get update -qq >/dev/null 2>&1 && ou_apt_updated=1
+		m=$(apt-cache depends postgresql 2>/dev/null |
+			sed -n 's/^ *Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	fi
+	[ -n "$m" ] || ou_die "cannot tell which PostgreSQL the distribution ships (set STOCK_MAJOR)"
+	echo "$m"
+}
+
 # Run a command as the operating-system user postgres, who owns the
 # distribution's clusters and whom peer authentication lets in as postgres.
 ou_as_postgres() {

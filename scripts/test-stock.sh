@@ -3,8 +3,8 @@
 # distribution's own PostgreSQL (called once by scripts/test.sh; it can also
 # run alone).
 #
-# On Debian and Ubuntu: installs postgresql-15 and postgresql-server-dev-15
-# with apt if they are missing, creates a throwaway cluster with
+# On Debian and Ubuntu: installs the distribution's PostgreSQL (Debian 12:
+# postgresql-15 and postgresql-server-dev-15) with apt if it is missing, creates a throwaway cluster with
 # pg_createcluster on a private port (the distribution's default
 # pg_hba.conf: peer authentication on the local socket), builds and installs
 # the extension and the test module with that PostgreSQL's pg_config, then as
@@ -16,19 +16,21 @@
 #
 # On every exit path it drops the cluster and uninstalls what it installed.
 # Installs into the system's PostgreSQL: needs root or sudo.  Exits non-zero
-# if anything failed.  STOCK_MAJOR picks another major the distribution ships.
+# if anything failed.  STOCK_MAJOR=NN picks another major apt can install.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$OU_ROOT"
 
-major=${STOCK_MAJOR:-15}
+command -v apt-get >/dev/null ||
+	ou_die "the stock-server test needs a Debian or Ubuntu system (apt-get, pg_createcluster)"
+major=$(ou_stock_major)
+[ "$major" -ge 14 ] ||
+	ou_die "the distribution ships PostgreSQL $major, older than 14, the oldest ordered_uuid supports: set STOCK_MAJOR (a major apt can install) or OU_SKIP_STOCK=1"
 pg_config=/usr/lib/postgresql/$major/bin/pg_config
 cluster=ou_stock_$$
 label="stock PostgreSQL $major"
 dbname=ou_stock_check
 
-command -v apt-get >/dev/null ||
-	ou_die "[$label] needs a Debian or Ubuntu system (apt-get, pg_createcluster)"
 ou_apt make gcc libc6-dev postgresql-$major postgresql-server-dev-$major
 pkg=postgresql-$major-ordered-uuid
 [ -z "$(ou_apt_missing "$pkg")" ] &&
@@ -86,11 +88,11 @@ diffs() {
 }
 
 ou_log "[$label] make installcheck, as the user postgres"
-ou_as_postgres "${postgres_env[@]}" PGPORT="$port" make -s -C "$work/src" installcheck PG_CONFIG="$pg_config" ||
+(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGPORT="$port" make -s installcheck PG_CONFIG="$pg_config") ||
 	diffs "make installcheck"
 
 ou_log "[$label] pgxn check -d $dbname, as the user postgres"
-rm -f "$work/src/regression.diffs"
+ou_sudo rm -f "$work/src/regression.diffs"
 (cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGPORT="$port" PYTHONPATH="$work/py" "$python" -c \
 	'import sys; from pgxnclient.cli import script; sys.argv[0] = "pgxn"; sys.exit(script())' \
 	check --pg_config "$pg_config" -d "$dbname" "$work/src") || diffs "pgxn check -d $dbname"

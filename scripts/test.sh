@@ -6,8 +6,8 @@
 # needed, or only for the installed PostgreSQL that PG_CONFIG names; then
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
 # last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
-# against Debian's own PostgreSQL 15 with its default peer authentication;
-# skipped without apt-get or with OU_SKIP_STOCK=1).  Installs what it needs
+# against the distribution's own PostgreSQL, Debian 12's 15, with its default
+# peer authentication; skipped without apt-get or with OU_SKIP_STOCK=1).  Installs what it needs
 # on a fresh machine, and says what before it starts.  Prints "versions: N
 # passed, M failed" last and exits non-zero on failure.
 set -euo pipefail
@@ -37,9 +37,10 @@ plan() {
 		items+=("pgxn_meta (the PGXN project's META.json validator, built once by cargo from crates.io: 1.5 to 4 minutes)")
 	fi
 	if [ -z "${OU_SKIP_STOCK:-}" ] && command -v apt-get >/dev/null; then
-		mapfile -t missing < <(ou_apt_missing postgresql-15 postgresql-server-dev-15)
+		stock_major=$(ou_stock_major) || stock_major=unknown
+		mapfile -t missing < <(ou_apt_missing "postgresql-$stock_major" "postgresql-server-dev-$stock_major")
 		[ ${#missing[@]} = 0 ] ||
-			items+=("Debian packages ${missing[*]}: the stock server that make installcheck and pgxn check run against")
+			items+=("Debian packages ${missing[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
 	fi
 	[ -x "$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION/bin/pgxn" ] ||
 		items+=("pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would")
@@ -129,12 +130,12 @@ stock=
 if [ -n "${OU_SKIP_STOCK:-}" ]; then
 	ou_log "stock PostgreSQL: skipped (OU_SKIP_STOCK is set)"
 elif ! command -v apt-get >/dev/null; then
-	ou_log "stock PostgreSQL: skipped (no apt-get: Debian's PostgreSQL 15 cannot be installed here)"
+	ou_log "stock PostgreSQL: skipped (no apt-get: the distribution's PostgreSQL cannot be installed here)"
 elif "$OU_ROOT/scripts/test-stock.sh"; then
-	stock=", stock PostgreSQL 15: PASS"
+	stock=", stock PostgreSQL ${stock_major:-}: PASS"
 else
-	stock=", stock PostgreSQL 15: FAIL"
-	failed_names+=("Debian's PostgreSQL 15 (make installcheck and pgxn check, peer authentication)")
+	stock=", stock PostgreSQL ${stock_major:-}: FAIL"
+	failed_names+=("the distribution's PostgreSQL ${stock_major:-} (make installcheck and pgxn check, peer authentication)")
 fi
 # keep results/ and regression.diffs for a look when something failed
 [ $failed != 0 ] || make -s clean PG_CONFIG="${configs[-1]}" >/dev/null 2>&1 || true
