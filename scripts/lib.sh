@@ -185,3 +185,54 @@ ou_pgxnclient() {
 	fi
 	echo "$venv/bin/pgxn"
 }
+
+# ou_copy_tree DEST: copy the working tree (tracked files and new ones git
+# does not ignore; everything but the cache outside a git checkout) into
+# DEST, free of build outputs.
+ou_copy_tree() {
+	local dest=$1
+	mkdir -p "$dest"
+	if (cd "$OU_ROOT" && git rev-parse --is-inside-work-tree >/dev/null 2>&1); then
+		(cd "$OU_ROOT" && git ls-files -z -co --exclude-standard |
+			while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+			tar --null -T - -cf -) | tar -C "$dest" -xf -
+	else
+		tar -C "$OU_ROOT" --exclude=./.cache -cf - . | tar -C "$dest" -xf -
+	fi
+}
+
+# The distribution's PostgreSQL (Debian, Ubuntu: postgresql-common) -------------
+
+# The PostgreSQL major the distribution ships, as its package postgresql
+# depends on it (Debian 12: 15, Ubuntu 24.04: 16); STOCK_MAJOR overrides.
+ou_stock_major() {
+	local m=${STOCK_MAJOR:-}
+	[ -n "$m" ] || m=$(apt-cache depends postgresql 2>/dev/null |
+		sed -n 's/^ *Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	if [ -z "$m" ] && [ -z "$ou_apt_updated" ]; then
+		# a fresh machine knows no packages before apt-get update
+		ou_sudo apt-get update -qq >/dev/null 2>&1 && ou_apt_updated=1
+		m=$(apt-cache depends postgresql 2>/dev/null |
+			sed -n 's/^ *Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	fi
+	[ -n "$m" ] || ou_die "cannot tell which PostgreSQL the distribution ships (set STOCK_MAJOR)"
+	echo "$m"
+}
+
+# Run a command as the operating-system user postgres, who owns the
+# distribution's clusters and whom peer authentication lets in as postgres.
+ou_as_postgres() {
+	if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
+}
+
+# ou_free_cluster_port LOW: a port from LOW to LOW+499 that no cluster of
+# pg_lsclusters and no socket in the distribution's socket directory uses.
+ou_free_cluster_port() {
+	local low=$1 p _
+	for _ in $(seq 30); do
+		p=$((low + RANDOM % 500))
+		[ -e "/var/run/postgresql/.s.PGSQL.$p" ] || pg_lsclusters -h | awk '{ print $3 }' | grep -qx "$p" ||
+			{ echo "$p"; return 0; }
+	done
+	ou_die "found no free port from $low to $((low + 499))"
+}

