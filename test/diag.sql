@@ -55,7 +55,8 @@ SELECT is(
 	'explain_writes:u heap_locality:r index_shape:s index_splits:s',
 	'parallel labels: explain_writes runs statements (unsafe), heap_locality runs queries (restricted)');
 
--- Privileges: the WAL readers only for pg_read_server_files (and superusers).
+-- Privileges (GRANT decides; these are the defaults): the WAL readers only for
+-- pg_read_server_files (and superusers), index_shape for pg_stat_scan_tables.
 CREATE ROLE ou_tap_plain;
 CREATE ROLE ou_tap_reader IN ROLE pg_read_server_files;
 SELECT ok(NOT has_function_privilege('ou_tap_plain', 'index_splits(pg_lsn, pg_lsn)', 'EXECUTE'),
@@ -66,8 +67,9 @@ SELECT ok(has_function_privilege('pg_read_server_files', 'index_splits(pg_lsn, p
 	'index_splits: granted to pg_read_server_files');
 SELECT ok(has_function_privilege('ou_tap_reader', 'explain_writes(text)', 'EXECUTE'),
 	'explain_writes: executable by members of pg_read_server_files');
-SELECT ok(has_function_privilege('ou_tap_plain', 'index_shape(regclass)', 'EXECUTE'),
-	'index_shape: executable by anyone (checks owner / pg_stat_scan_tables itself)');
+SELECT ok(NOT has_function_privilege('ou_tap_plain', 'index_shape(regclass)', 'EXECUTE')
+		  AND has_function_privilege('pg_stat_scan_tables', 'index_shape(regclass)', 'EXECUTE'),
+	'index_shape: granted to pg_stat_scan_tables, not to PUBLIC (pgstatindex''s default)');
 SELECT ok(has_function_privilege('ou_tap_plain', 'heap_locality(regclass, name)', 'EXECUTE'),
 	'heap_locality: executable by anyone (runs with the caller''s privileges)');
 SELECT ok(has_table_privilege('ou_tap_plain', 'extend_lock_waits', 'SELECT'),
