@@ -18,6 +18,7 @@
 #include "utils/pg_lsn.h"
 #include "utils/tuplestore.h"
 
+#include "citus.h"
 #include "diag.h"
 #include "util.h"
 #include "walscan.h"
@@ -108,6 +109,8 @@ index_splits(PG_FUNCTION_ARGS)
 	OuWalScanStatus st;
 
 	ou_check_lsn_range(fcinfo, &start, &end);
+	/* On a Citus coordinator, the indexes of Citus tables are elsewhere. */
+	ou_citus_notice_node_only("index_splits");
 	ou_init_materialized_srf(fcinfo);
 
 	counts = ou_split_tally_create("index_splits counts", 64);
