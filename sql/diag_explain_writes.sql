@@ -248,6 +248,18 @@ ORDER BY kind, relation::text COLLATE "C";
 SELECT relation, kind, wal_records, blocks_added, note
 FROM explain_writes('INSERT INTO ew_temp SELECT generate_series(1, 100)')
 ORDER BY kind, relation::text COLLATE "C";
+-- 10. Every replication slot taken (as when other sessions take the last
+-- free ones at the same instant): explain_writes runs without a slot of
+-- its own, it never fails because of them.
+SELECT count(pg_create_physical_replication_slot('regress_ou_fill_' || g)) AS made_slots
+FROM generate_series(1, current_setting('max_replication_slots')::int -
+						(SELECT count(*) FROM pg_replication_slots)::int) AS g \gset
+SELECT count(*) = current_setting('max_replication_slots')::int AS all_slots_taken FROM pg_replication_slots;
+SELECT relation, wal_records
+FROM explain_writes('INSERT INTO ew_sub SELECT gen_random_uuid() FROM generate_series(1, 10)')
+WHERE relation = 'ew_sub'::regclass;
+SELECT count(pg_drop_replication_slot(slot_name)) > 0 AS freed
+FROM pg_replication_slots WHERE slot_name LIKE 'regress\_ou\_fill\_%';
 DROP TABLE ew_sub, ew_am, ew_bulk, ew_unlogged, ew_temp;
 
 -- A statement that writes more WAL than max_wal_size: checkpoints during it
