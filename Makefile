@@ -45,11 +45,12 @@ REGRESS = generators generators_striped generators_time_keys \
 	collector_not_preloaded bench_insert bench_load bench_locality bench_security citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
-# PRELOAD_REGRESS: the collector's suites, which need the library preloaded.
+# PRELOAD_REGRESS: the suites that need server settings of their own: the
+# collector's (the library preloaded) and diag_minimal (wal_level = minimal).
 # make installcheck-preload runs each in a temporary instance that pg_regress
 # starts (--temp-instance) with the settings of sql/NAME.conf (--temp-config),
 # under CHECK_DIR; like initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail
+PRELOAD_REGRESS = collector collector_limits collector_detail diag_minimal
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check

@@ -46,6 +46,7 @@
 #include "catalog/catalog.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type_d.h"
 #include "nodes/pg_list.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
@@ -54,11 +55,14 @@
 #include "parser/parser.h"
 #include "portability/instr_time.h"
 #include "replication/slot.h"
+#include "storage/lmgr.h"
 #include "storage/lwlock.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/resowner.h"
 #include "utils/tuplestore.h"
 
@@ -118,7 +122,7 @@ ou_hold_wal(void)
 	char		name[NAMEDATALEN];
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
-	bool		held = false;
+	volatile bool held = false;
 
 	if (RecoveryInProgress() || max_replication_slots == 0 ||
 		wal_level < WAL_LEVEL_REPLICA || MyReplicationSlot != NULL)
@@ -165,19 +169,20 @@ ou_put_row(ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
 }
 
 /*
- * Rows changed so far in this transaction in the unlogged and temporary
- * tables, per table (and its indexes), from the backend's own statistics
- * (pg_stat_xact_all_tables).  Needs SPI.
+ * Rows changed so far in this transaction per table, with the table and
+ * each of its indexes, from the backend's own statistics
+ * (pg_stat_xact_all_tables): the tables that may write no WAL, unlogged and
+ * temporary ones, and under wal_level minimal any table ($1).  Needs SPI.
  */
 #define OU_NOWAL_QUERY \
-	"SELECT t.relid, x.oid, x.relfilenode, x.relpersistence," \
-	"       t.n_tup_ins + t.n_tup_upd + t.n_tup_del" \
+	"SELECT t.relid, x.oid, x.relfilenode, x.relpersistence, x.reltablespace," \
+	"       t.n_tup_ins OPERATOR(pg_catalog.+) t.n_tup_upd OPERATOR(pg_catalog.+) t.n_tup_del" \
 	"  FROM pg_catalog.pg_stat_xact_all_tables AS t" \
 	"  JOIN pg_catalog.pg_class AS c ON c.oid OPERATOR(pg_catalog.=) t.relid" \
 	"  JOIN pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) c.oid" \
 	"    OR x.oid OPERATOR(pg_catalog.=) ANY (SELECT i.indexrelid FROM pg_catalog.pg_index AS i" \
 	"                                           WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid)" \
-	" WHERE c.relpersistence OPERATOR(pg_catalog.<>) 'p'" \
+	" WHERE c.relpersistence OPERATOR(pg_catalog.<>) 'p' OR $1" \
 	" ORDER BY t.relid, x.oid"
 
 typedef struct OuNoWal
@@ -186,6 +191,7 @@ typedef struct OuNoWal
 	Oid			relid;
 	Oid			relfilenode;
 	char		persistence;
+	Oid			tablespace;
 	int64		changed;
 } OuNoWal;
 
@@ -196,7 +202,10 @@ ou_nowal_snapshot(MemoryContext cxt)
 	uint64		i;
 	MemoryContext spicxt;
 
-	if (SPI_execute(OU_NOWAL_QUERY, true, 0) != SPI_OK_SELECT)
+	Oid			argtypes[1] = {BOOLOID};
+	Datum		args[1] = {BoolGetDatum(!XLogIsNeeded())};
+
+	if (SPI_execute_with_args(OU_NOWAL_QUERY, 1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read this transaction's table statistics");
 	spicxt = MemoryContextSwitchTo(cxt);	/* the list outlives SPI_finish() */
 	for (i = 0; i < SPI_processed; i++)
@@ -210,16 +219,59 @@ ou_nowal_snapshot(MemoryContext cxt)
 		n->relid = DatumGetObjectId(SPI_getbinval(tup, desc, 2, &isnull));
 		n->relfilenode = DatumGetObjectId(SPI_getbinval(tup, desc, 3, &isnull));
 		n->persistence = DatumGetChar(SPI_getbinval(tup, desc, 4, &isnull));
-		n->changed = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
+		n->tablespace = DatumGetObjectId(SPI_getbinval(tup, desc, 5, &isnull));
+		n->changed = DatumGetInt64(SPI_getbinval(tup, desc, 6, &isnull));
 		out = lappend(out, n);
 	}
 	MemoryContextSwitchTo(spicxt);
 	return out;
 }
 
-/* The relations of after whose table changed more rows than in before. */
+/*
+ * Does the relation write no WAL for its pages (unlogged, temporary, or a
+ * file new in this transaction under wal_level minimal)?  The relations of
+ * the statement are locked by it; one we cannot lock at once is not ours.
+ */
+static bool
+ou_rel_skips_wal(Oid relid)
+{
+	Relation	rel;
+	bool		skips;
+
+	if (!ConditionalLockRelationOid(relid, AccessShareLock))
+		return false;
+	rel = RelationIdGetRelation(relid);
+	skips = RelationIsValid(rel) && !RelationNeedsWAL(rel);
+	if (RelationIsValid(rel))
+		RelationClose(rel);
+	UnlockRelationOid(relid, AccessShareLock);
+	return skips;
+}
+
+/* Does rels (may be NULL) have a row for the relation file of n? */
+static bool
+ou_nowal_has_row(HTAB *rels, const OuNoWal *n)
+{
+	OuRelFileLocator loc;
+	bool		found;
+
+	if (rels == NULL)
+		return false;
+	memset(&loc, 0, sizeof(loc));
+	loc.spcOid = OidIsValid(n->tablespace) ? n->tablespace : MyDatabaseTableSpace;
+	loc.dbOid = MyDatabaseId;
+	loc.relNumber = n->relfilenode;
+	(void) hash_search(rels, &loc, HASH_FIND, &found);
+	return found;
+}
+
+/*
+ * The relations of after whose table changed more rows than in before, that
+ * write no WAL and have no row from the WAL already (a file created under
+ * wal_level minimal has one).
+ */
 static List *
-ou_nowal_changed(List *before, List *after)
+ou_nowal_changed(List *before, List *after, HTAB *rels)
 {
 	List	   *out = NIL;
 	ListCell   *la;
@@ -237,7 +289,7 @@ ou_nowal_changed(List *before, List *after)
 			if (b->table == a->table)
 				was = b->changed;
 		}
-		if (a->changed > was)
+		if (a->changed > was && ou_rel_skips_wal(a->relid) && !ou_nowal_has_row(rels, a))
 			out = lappend(out, a);
 	}
 	return out;
@@ -303,6 +355,34 @@ ou_rel_note(const OuRelWrites *w)
 	if (w->added == 0 && !XLogIsNeeded())
 		return "new file, no WAL (wal_level minimal)";
 	return "new file";
+}
+
+/* The total row: this backend's counters, and the sums of the rows. */
+static void
+ou_put_total_row(ReturnSetInfo *rsinfo, const WalUsage *wd, const BufferUsage *bd,
+				 const OuRelWrites *sum, uint64 nrows, double seconds)
+{
+	Datum		values[OU_EW_NCOLS];
+	bool		nulls[OU_EW_NCOLS];
+	int			i;
+
+	for (i = 0; i < OU_EW_NCOLS; i++)
+		nulls[i] = false;
+	nulls[EW_RELATION] = nulls[EW_RELFILENODE] = nulls[EW_NOTE] = true;
+	values[EW_KIND] = CStringGetTextDatum("total");
+	values[EW_RECORDS] = Int64GetDatum((int64) wd->wal_records);
+	values[EW_BYTES] = Int64GetDatum((int64) wd->wal_bytes);
+	values[EW_FPI] = Int64GetDatum((int64) wd->wal_fpi);
+	values[EW_LEAF] = Int64GetDatum(sum->leaf);
+	values[EW_UPPER] = Int64GetDatum(sum->upper);
+	values[EW_ADDED] = Int64GetDatum(sum->added);
+	values[EW_ROWS] = Int64GetDatum((int64) nrows);
+	values[EW_SECONDS] = Float8GetDatum(ou_round(seconds, 3));
+	values[EW_HIT] = Int64GetDatum(bd->shared_blks_hit);
+	values[EW_READ] = Int64GetDatum(bd->shared_blks_read);
+	values[EW_DIRTIED] = Int64GetDatum(bd->shared_blks_dirtied);
+	values[EW_WRITTEN] = Int64GetDatum(bd->shared_blks_written);
+	ou_put_row(rsinfo, values, nulls);
 }
 
 /*
@@ -375,9 +455,6 @@ explain_writes(PG_FUNCTION_ARGS)
 	List	   *nowal;
 	ListCell   *lc;
 	MemoryContext cxt = CurrentMemoryContext;
-	Datum		values[OU_EW_NCOLS];
-	bool		nulls[OU_EW_NCOLS];
-	int			i;
 	bool		held;
 	bool		citus;
 
@@ -428,7 +505,6 @@ explain_writes(PG_FUNCTION_ARGS)
 
 		nowal = ou_nowal_snapshot(cxt);
 		SPI_finish();
-		nowal = ou_nowal_changed(nowal_before, nowal);
 
 		if (scan_wal)
 		{
@@ -447,6 +523,7 @@ explain_writes(PG_FUNCTION_ARGS)
 			ReplicationSlotRelease();
 	}
 	PG_END_TRY();
+	nowal = ou_nowal_changed(nowal_before, nowal, rels);
 
 	/* One row per relation file. */
 	memset(&sum, 0, sizeof(sum));
@@ -471,31 +548,14 @@ explain_writes(PG_FUNCTION_ARGS)
 
 		ou_put_rel_row(rsinfo, n->relid, n->relfilenode, NULL, NULL,
 					   n->persistence == RELPERSISTENCE_TEMP ? "no WAL (temporary)" :
-					   "no WAL (unlogged)");
+					   n->persistence == RELPERSISTENCE_UNLOGGED ? "no WAL (unlogged)" :
+					   "no WAL (wal_level minimal)");
 	}
 
 	/* This transaction's records that touch no block (rare). */
 	if (other.records > 0)
 		ou_put_rel_row(rsinfo, InvalidOid, InvalidOid, "other", &other, NULL);
 
-	/* The total row: this backend's counters. */
-	for (i = 0; i < OU_EW_NCOLS; i++)
-		nulls[i] = false;
-	nulls[EW_RELATION] = nulls[EW_RELFILENODE] = nulls[EW_NOTE] = true;
-	values[EW_KIND] = CStringGetTextDatum("total");
-	values[EW_RECORDS] = Int64GetDatum((int64) wd.wal_records);
-	values[EW_BYTES] = Int64GetDatum((int64) wd.wal_bytes);
-	values[EW_FPI] = Int64GetDatum((int64) wd.wal_fpi);
-	values[EW_LEAF] = Int64GetDatum(sum.leaf);
-	values[EW_UPPER] = Int64GetDatum(sum.upper);
-	values[EW_ADDED] = Int64GetDatum(sum.added);
-	values[EW_ROWS] = Int64GetDatum((int64) nrows);
-	values[EW_SECONDS] = Float8GetDatum(ou_round(INSTR_TIME_GET_DOUBLE(t1), 3));
-	values[EW_HIT] = Int64GetDatum(bd.shared_blks_hit);
-	values[EW_READ] = Int64GetDatum(bd.shared_blks_read);
-	values[EW_DIRTIED] = Int64GetDatum(bd.shared_blks_dirtied);
-	values[EW_WRITTEN] = Int64GetDatum(bd.shared_blks_written);
-	ou_put_row(rsinfo, values, nulls);
-
+	ou_put_total_row(rsinfo, &wd, &bd, &sum, nrows, INSTR_TIME_GET_DOUBLE(t1));
 	return (Datum) 0;
 }

@@ -24,7 +24,8 @@ SELECT is(pg_get_function_result('index_splits(pg_lsn, pg_lsn)'::regprocedure),
 SELECT is(pg_get_function_result('explain_writes(text)'::regprocedure),
 	'TABLE(relation regclass, relfilenode oid, kind text, wal_records bigint, wal_bytes bigint, wal_fpi bigint, '
 	'leaf_splits bigint, upper_splits bigint, blocks_added bigint, rows bigint, seconds double precision, '
-	'shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint, shared_blks_written bigint)',
+	'shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint, shared_blks_written bigint, '
+	'note text)',
 	'explain_writes columns');
 SELECT is(pg_get_function_result('index_shape(regclass)'::regprocedure),
 	'record', 'index_shape returns one record');
