@@ -4,8 +4,9 @@
  *	  explain_writes(statement): run one statement as the caller (like
  *	  EXPLAIN ANALYZE) and report what it wrote, per relation, from the WAL
  *	  records of this transaction in the LSN range of the statement
- *	  (diag_writes_wal.c), rows for the unlogged and temporary relations it
- *	  changed (they write no WAL), and a total row from the backend's own WAL
+ *	  (diag_writes_wal.c), rows for the relations it changed whose pages
+ *	  write no WAL (unlogged, temporary, a file new in the transaction under
+ *	  wal_level minimal), and a total row from the backend's own WAL
  *	  and buffer counters.
  *
  * Attribution rule: other sessions write WAL in the same LSN range; a record
@@ -541,7 +542,7 @@ explain_writes(PG_FUNCTION_ARGS)
 		}
 	}
 
-	/* Unlogged and temporary relations it changed: no WAL. */
+	/* Relations it changed whose pages write no WAL. */
 	foreach(lc, nowal)
 	{
 		OuNoWal    *n = lfirst(lc);
