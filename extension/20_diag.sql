@@ -1,9 +1,11 @@
 --
 -- Write-path diagnostics.  No preload needed.
 --
--- The WAL readers (index_splits, explain_writes) expose every session's
--- data: EXECUTE is revoked from PUBLIC and granted to pg_read_server_files,
--- and the C code checks the same rule (superuser or pg_read_server_files).
+-- GRANT decides who calls what; the C code checks no role of its own.
+-- Defaults: the WAL readers (index_splits, explain_writes) expose every
+-- session's data, so EXECUTE is revoked from PUBLIC and granted to
+-- pg_read_server_files (pg_walinspect's rule); index_shape reads any index's
+-- pages, so EXECUTE is granted to pg_stat_scan_tables (pgstatindex's rule).
 
 CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL)
 RETURNS TABLE (index regclass, relfilenode oid,
@@ -27,7 +29,10 @@ AS 'MODULE_PATHNAME', 'index_shape'
 LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION index_shape(regclass) IS
-'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring; superuser, pg_stat_scan_tables or the index owner';
+'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring';
+
+REVOKE ALL ON FUNCTION index_shape(regclass) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION index_shape(regclass) TO pg_stat_scan_tables;
 
 CREATE FUNCTION explain_writes(statement text)
 RETURNS TABLE (relation regclass, relfilenode oid, kind text,
@@ -35,12 +40,13 @@ RETURNS TABLE (relation regclass, relfilenode oid, kind text,
 			   leaf_splits bigint, upper_splits bigint, blocks_added bigint,
 			   rows bigint, seconds float8,
 			   shared_blks_hit bigint, shared_blks_read bigint,
-			   shared_blks_dirtied bigint, shared_blks_written bigint)
+			   shared_blks_dirtied bigint, shared_blks_written bigint,
+			   note text)
 AS 'MODULE_PATHNAME', 'explain_writes'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION explain_writes(text) IS
-'runs the statement as the caller and returns the WAL it wrote per relation (records of this transaction) and a total row (rows, seconds, buffers, this backend''s WAL)';
+'runs the statement as the caller and returns the WAL it wrote per relation file (records of this transaction and its subtransactions, aborted ones included), the unlogged and temporary relations it changed (no WAL), and a total row (rows, seconds, buffers, this backend''s WAL)';
 
 REVOKE ALL ON FUNCTION explain_writes(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
@@ -98,6 +104,18 @@ BEGIN
 		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
 			USING ERRCODE = '42703';
 	END IF;
+	-- Rows are grouped by the key: a type without an equality operator
+	-- (json, point) cannot be, and says so (not the generated query).
+	BEGIN
+		EXECUTE format('SELECT 1 FROM %s WHERE false GROUP BY %I', rel::text, key_column);
+	EXCEPTION WHEN undefined_function THEN
+		RAISE EXCEPTION 'column "%" of relation "%" cannot be grouped: type % has no equality operator',
+			key_column, rel,
+			(SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+			  WHERE a.attrelid = rel AND a.attname = key_column)
+			USING ERRCODE = '42883',
+				  HINT = 'heap_locality needs a key column whose values can be compared for equality (uuid, text, numbers, ...).';
+	END;
 	-- (pg_dist_partition exists only with Citus: dynamic SQL)
 	IF EXISTS (SELECT 1 FROM pg_extension e WHERE e.extname = 'citus') THEN
 		EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition p'

@@ -131,6 +131,9 @@ SELECT * FROM explain_writes('COPY ew_copy FROM STDIN');
 -- one statement only
 SELECT * FROM explain_writes('INSERT INTO ew_mono VALUES (uuid_v7_nextval()); INSERT INTO ew_mono VALUES (uuid_v7_nextval())');
 SELECT * FROM explain_writes('COMMIT');
+-- no statement at all is an error too, not an empty measurement
+SELECT * FROM explain_writes('');
+SELECT * FROM explain_writes('  -- a comment only');
 -- Inside a transaction block the statement's writes stay in it.
 BEGIN;
 SELECT rows FROM explain_writes('DELETE FROM ew_copy') WHERE kind = 'total';
@@ -138,6 +141,126 @@ ROLLBACK;
 SELECT count(*) AS still_there FROM ew_copy;
 
 DROP TABLE ew_rand, ew_mono, ew_toast, ew_copy, ew_other;
+
+-- pg_walinspect's view of a relation file in an LSN range (PG 16+:
+-- pg_get_wal_block_info): records whose first block is in it, full-page
+-- images of its blocks, split records.  NULLs before 16; the independent
+-- counts below (pgstatindex, relation sizes) hold on every version.
+SET client_min_messages = warning;
+DO $$
+BEGIN
+	IF current_setting('server_version_num')::int >= 160000 THEN
+		CREATE EXTENSION IF NOT EXISTS pg_walinspect;
+	END IF;
+END
+$$;
+RESET client_min_messages;
+CREATE FUNCTION pg_temp.wi(s pg_lsn, e pg_lsn, rel regclass,
+						   OUT records bigint, OUT fpi bigint, OUT splits bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF current_setting('server_version_num')::int >= 160000 THEN
+		EXECUTE $q$SELECT count(*) FILTER (WHERE block_id = 0),
+						  count(*) FILTER (WHERE block_fpi_length > 0),
+						  count(*) FILTER (WHERE block_id = 0 AND record_type IN ('SPLIT_L', 'SPLIT_R'))
+					 FROM pg_get_wal_block_info($1, $2)
+					WHERE relfilenode = pg_relation_filenode($3)$q$
+			INTO records, fpi, splits USING s, e, rel;
+	END IF;
+END
+$$;
+
+-- 6. A subtransaction that aborted keeps what it wrote on disk (the heap
+-- blocks, the index's splits and its new root stay after the rollback):
+-- its records count for their relations, as pg_walinspect and pgstatindex
+-- see them.
+CREATE TABLE ew_sub (id uuid) WITH (autovacuum_enabled = off);
+CREATE INDEX ew_sub_idx ON ew_sub (id);
+CREATE FUNCTION pg_temp.fill_and_fail() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	BEGIN
+		INSERT INTO ew_sub SELECT gen_random_uuid() FROM generate_series(1, 3000);
+		PERFORM 1 / 0;
+	EXCEPTION WHEN division_by_zero THEN
+		NULL;
+	END;
+END
+$$;
+SELECT pg_current_wal_insert_lsn() AS s \gset
+CREATE TEMP TABLE ew_sub_w AS SELECT * FROM explain_writes('SELECT pg_temp.fill_and_fail()');
+SELECT pg_current_wal_insert_lsn() AS e \gset
+SELECT count(*) AS rows_kept FROM ew_sub;
+SELECT w.relation,
+	   w.wal_records = coalesce(wi.records, w.wal_records) AS records_walinspect,
+	   w.leaf_splits = coalesce(wi.splits, w.leaf_splits) AS splits_walinspect,
+	   CASE WHEN w.relation = 'ew_sub'::regclass
+			THEN w.blocks_added = pg_relation_size('ew_sub') / current_setting('block_size')::int
+			ELSE w.leaf_splits = p.leaf_pages - 1 AND p.tree_level = 1
+				 AND w.blocks_added = p.leaf_pages + p.internal_pages END AS pgstatindex_agrees
+FROM ew_sub_w AS w CROSS JOIN LATERAL pg_temp.wi(:'s', :'e', w.relation) AS wi,
+	 pgstatindex('ew_sub_idx') AS p
+WHERE w.relation IN ('ew_sub'::regclass, 'ew_sub_idx'::regclass)
+ORDER BY 1;
+SELECT leaf_splits = (SELECT leaf_splits FROM ew_sub_w WHERE relation = 'ew_sub_idx'::regclass) AS total_splits
+FROM ew_sub_w WHERE kind = 'total';
+
+-- 7. Block 0 is a page like any other for full-page images: after a
+-- checkpoint one insert writes one image of each page it changes (the hash
+-- index's bucket page and metapage, GiST's root, B-tree's leaf, the heap
+-- page), and the per-relation images add up to the total's.
+CREATE TABLE ew_am (id int, p point) WITH (autovacuum_enabled = off);
+CREATE INDEX ew_am_hash ON ew_am USING hash (id);
+CREATE INDEX ew_am_gist ON ew_am USING gist (p);
+CREATE INDEX ew_am_btree ON ew_am (id);
+INSERT INTO ew_am VALUES (1, point(1, 1));
+CHECKPOINT;
+SELECT pg_current_wal_insert_lsn() AS s \gset
+CREATE TEMP TABLE ew_am_w AS SELECT * FROM explain_writes('INSERT INTO ew_am VALUES (2, point(2, 2))');
+SELECT pg_current_wal_insert_lsn() AS e \gset
+SELECT w.relation, w.wal_fpi, w.wal_fpi = coalesce(wi.fpi, w.wal_fpi) AS walinspect_agrees
+FROM ew_am_w AS w CROSS JOIN LATERAL pg_temp.wi(:'s', :'e', w.relation) AS wi
+WHERE w.kind IN ('table', 'index')
+ORDER BY w.relation::text COLLATE "C";
+SELECT sum(wal_fpi) FILTER (WHERE kind <> 'total') = sum(wal_fpi) FILTER (WHERE kind = 'total')
+	   AS images_add_up
+FROM ew_am_w;
+
+-- 8. Written in bulk: a relation file the statement creates (CREATE INDEX,
+-- CLUSTER) started empty, so every block written to it is added, and its
+-- row says "new file".
+CREATE TABLE ew_bulk (id int, t text) WITH (autovacuum_enabled = off);
+INSERT INTO ew_bulk SELECT g, md5(g::text) FROM generate_series(1, 5000) AS g;
+SELECT relation, note,
+	   blocks_added = pg_relation_size(relation) / current_setting('block_size')::int AS all_blocks
+FROM explain_writes('CREATE INDEX ew_bulk_idx ON ew_bulk (t)')
+WHERE kind IN ('table', 'index') ORDER BY 1;
+SELECT relation, note,
+	   blocks_added = pg_relation_size(relation) / current_setting('block_size')::int AS all_blocks
+FROM explain_writes('CLUSTER ew_bulk USING ew_bulk_idx')
+WHERE kind IN ('table', 'index') ORDER BY relation::text COLLATE "C";
+
+-- 9. Relations that write no WAL still get a row, and a word saying so.
+CREATE UNLOGGED TABLE ew_unlogged (id int PRIMARY KEY);
+CREATE TEMP TABLE ew_temp (id int);
+SELECT relation, kind, wal_records, blocks_added, note
+FROM explain_writes('INSERT INTO ew_unlogged SELECT generate_series(1, 100)')
+ORDER BY kind, relation::text COLLATE "C";
+SELECT relation, kind, wal_records, blocks_added, note
+FROM explain_writes('INSERT INTO ew_temp SELECT generate_series(1, 100)')
+ORDER BY kind, relation::text COLLATE "C";
+-- 10. Every replication slot taken (as when other sessions take the last
+-- free ones at the same instant): explain_writes runs without a slot of
+-- its own, it never fails because of them.
+SELECT count(pg_create_physical_replication_slot('regress_ou_fill_' || g)) AS made_slots
+FROM generate_series(1, current_setting('max_replication_slots')::int -
+						(SELECT count(*) FROM pg_replication_slots)::int) AS g \gset
+SELECT count(*) = current_setting('max_replication_slots')::int AS all_slots_taken FROM pg_replication_slots;
+SELECT relation, wal_records
+FROM explain_writes('INSERT INTO ew_sub SELECT gen_random_uuid() FROM generate_series(1, 10)')
+WHERE relation = 'ew_sub'::regclass;
+SELECT count(pg_drop_replication_slot(slot_name)) > 0 AS freed
+FROM pg_replication_slots WHERE slot_name LIKE 'regress\_ou\_fill\_%';
+DROP TABLE ew_sub, ew_am, ew_bulk, ew_unlogged, ew_temp;
 
 -- A statement that writes more WAL than max_wal_size: checkpoints during it
 -- would recycle its WAL before it is read, unless held (by a replication

@@ -45,7 +45,10 @@ DELETE FROM sh_t WHERE k < 90;
 VACUUM sh_t;
 SELECT 'after vacuum' AS state, * FROM pg_temp.shape_agrees('sh_k_idx');
 
--- Errors: not a B-tree, NULL, no privilege.
+-- Errors: not a B-tree, NULL, no privilege.  GRANT decides who may call
+-- it: by default pg_stat_scan_tables (as pgstatindex), not an index's
+-- owner; an explicit GRANT EXECUTE lets a role in, and no C check
+-- overrides it.
 SELECT * FROM index_shape('sh_hash_idx');
 SELECT * FROM index_shape('sh_t');
 SELECT * FROM index_shape(NULL);
@@ -64,6 +67,13 @@ ALTER TABLE sh_owned OWNER TO regress_diag_shape;
 SET ROLE regress_diag_shape;
 SELECT levels FROM index_shape('sh_owned_idx');
 RESET ROLE;
+SELECT leaf_pages AS sh_k_leaf_pages FROM pgstatindex('sh_k_idx') \gset
+GRANT EXECUTE ON FUNCTION index_shape(regclass) TO regress_diag_shape;
+SET ROLE regress_diag_shape;
+SELECT levels FROM index_shape('sh_owned_idx');
+SELECT leaf_pages = :sh_k_leaf_pages AS granted_can FROM index_shape('sh_k_idx');
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION index_shape(regclass) FROM regress_diag_shape;
 
 -- heap_locality: the same numbers by hand.
 TRUNCATE sh_t;
@@ -103,6 +113,15 @@ SELECT * FROM heap_locality('sh_none', 'k');
 SELECT * FROM heap_locality('sh_t', 'no_such_column');
 SELECT * FROM heap_locality('sh_k_idx', 'k');
 SELECT * FROM heap_locality('sh_t', NULL);
+-- A key without an equality operator cannot be grouped: a clear error
+-- (42883), not the query heap_locality generates.
+CREATE TABLE sh_odd (j json, p point);
+INSERT INTO sh_odd VALUES ('{"a": 1}', point(1, 2));
+\set VERBOSITY default
+SELECT * FROM heap_locality('sh_odd', 'j');
+SELECT * FROM heap_locality('sh_odd', 'p');
+\set VERBOSITY sqlstate
+DROP TABLE sh_odd;
 -- The caller's privileges: SELECT on the table is needed.
 SET ROLE regress_diag_shape;
 SELECT * FROM heap_locality('sh_t', 'k');

@@ -106,10 +106,12 @@ SELECT * FROM index_splits(NULL);
 -- WAL that is not there any more (segment 0 never exists after initdb).
 SELECT * FROM index_splits('0/10');
 
--- Privileges: EXECUTE is revoked from PUBLIC, granted to pg_read_server_files;
--- the C code checks the same rule if EXECUTE is granted to someone else.
+-- Privileges: GRANT decides.  By default EXECUTE is revoked from PUBLIC and
+-- granted to pg_read_server_files; an explicit GRANT EXECUTE lets a role in
+-- (pg_walinspect's and pgstattuple's way: no C check overrides it).
 CREATE ROLE regress_diag_plain;
 CREATE ROLE regress_diag_reader IN ROLE pg_read_server_files;
+SELECT sum(leaf_splits) AS leaf_splits_seen FROM index_splits(:'s', :'e') \gset
 SET ROLE regress_diag_plain;
 SELECT * FROM index_splits(:'s', :'e');
 SELECT * FROM explain_writes('SELECT 1');
@@ -117,15 +119,35 @@ RESET ROLE;
 GRANT EXECUTE ON FUNCTION index_splits(pg_lsn, pg_lsn) TO regress_diag_plain;
 GRANT EXECUTE ON FUNCTION explain_writes(text) TO regress_diag_plain;
 SET ROLE regress_diag_plain;
-\set VERBOSITY default
-SELECT * FROM index_splits(:'s', :'e');
-SELECT * FROM explain_writes('SELECT 1');
-\set VERBOSITY sqlstate
+SELECT sum(leaf_splits) = :leaf_splits_seen AS granted_can_count FROM index_splits(:'s', :'e');
+SELECT rows FROM explain_writes('SELECT 1') WHERE kind = 'total';
 RESET ROLE;
 SET ROLE regress_diag_reader;
 SELECT count(*) > 0 AS reader_can FROM index_splits(:'s', :'e');
 SELECT rows FROM explain_writes('SELECT 1') WHERE kind = 'total';
 RESET ROLE;
+-- explain_writes holds the statement's WAL with a replication slot only for
+-- a caller that may create one (superuser or REPLICATION, as core checks);
+-- the statement below records whether the slot existed while it ran.
+CREATE TABLE diag_slot_seen (who text, slots bigint);
+GRANT INSERT ON diag_slot_seen TO regress_diag_plain, regress_diag_reader;
+SELECT kind FROM explain_writes($$INSERT INTO diag_slot_seen SELECT 'superuser', count(*) FROM pg_replication_slots
+								 WHERE slot_name = 'ordered_uuid_explain_writes_' || pg_backend_pid()$$)
+ WHERE kind = 'total';
+SET ROLE regress_diag_reader;
+SELECT kind FROM explain_writes($$INSERT INTO diag_slot_seen SELECT 'reader', count(*) FROM pg_replication_slots
+								 WHERE slot_name = 'ordered_uuid_explain_writes_' || pg_backend_pid()$$)
+ WHERE kind = 'total';
+RESET ROLE;
+ALTER ROLE regress_diag_reader REPLICATION;
+SET ROLE regress_diag_reader;
+SELECT kind FROM explain_writes($$INSERT INTO diag_slot_seen SELECT 'reader with REPLICATION', count(*) FROM pg_replication_slots
+								 WHERE slot_name = 'ordered_uuid_explain_writes_' || pg_backend_pid()$$)
+ WHERE kind = 'total';
+RESET ROLE;
+SELECT * FROM diag_slot_seen ORDER BY who;
+SELECT count(*) AS slots_left FROM pg_replication_slots WHERE slot_name LIKE 'ordered\_uuid\_explain\_writes\_%';
+DROP TABLE diag_slot_seen;
 REVOKE EXECUTE ON FUNCTION index_splits(pg_lsn, pg_lsn) FROM regress_diag_plain;
 REVOKE EXECUTE ON FUNCTION explain_writes(text) FROM regress_diag_plain;
 DROP ROLE regress_diag_plain;
@@ -144,7 +166,7 @@ BEGIN
 	RETURN 'no error';
 EXCEPTION WHEN OTHERS THEN
 	GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
-	RETURN SQLSTATE || ': ' || SQLERRM || ' / ' || regexp_replace(d, '[0-9A-F]+/[0-9A-F]+', 'X/X');
+	RETURN SQLSTATE || ': ' || SQLERRM || ' / ' || regexp_replace(d, '[0-9A-F]+/[0-9A-F]+', 'X/X', 'g');
 END $$;
 SELECT pg_temp.splits_error('0/0');
 SELECT pg_current_wal_insert_lsn() + 1000000 AS future \gset

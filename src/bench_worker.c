@@ -42,6 +42,7 @@
 
 #include "bench_protocol.h"
 #include "citus.h"
+#include "diag.h"
 
 PGDLLEXPORT void ou_bench_worker_main(Datum main_arg);
 
@@ -318,8 +319,8 @@ ou_worker_run(OuBenchShared *sh, int me)
 
 /*
  * ou_worker_measure
- *		Leaf pages, average leaf density (index_shape(), diag_shape.c: the
- *		rules of pgstattuple's pgstatindex) and size of a scratch B-tree
+ *		Leaf pages, average leaf density (ou_index_shape_of(), diag_shape.c:
+ *		the rules of pgstattuple's pgstatindex) and size of a scratch B-tree
  *		index.  On an index that only ever had inserts, leaf pages - 1 is
  *		exactly the number of leaf splits (no page was ever deleted).  The
  *		index of a Citus table is measured on its shards (citus.c).
@@ -328,9 +329,6 @@ static void
 ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 {
 	OuBenchIndexShape shape;
-	char	   *qidx = quote_literal_cstr(ou_bench_qualified(sh->schema, index_name));
-	char	   *sql;
-	bool		isnull;
 
 	memset(&shape, 0, sizeof(shape));
 	ou_worker_use_path(OU_PATH_SAFE);
@@ -351,18 +349,17 @@ ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 		sh->slots[me].shape = shape;
 		return;
 	}
-	sql = psprintf("SELECT s.leaf_pages, s.avg_leaf_density, pg_catalog.pg_relation_size(%s::pg_catalog.regclass)"
-				   " FROM %s.index_shape(%s::pg_catalog.regclass) s",
-				   qidx, quote_identifier(sh->extschema), qidx);
-	if (SPI_execute(sql, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "could not measure index %s", index_name);
-	shape.leaf_pages = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	if (isnull)
-		shape.leaf_pages = 0;
-	shape.avg_leaf_density = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (isnull || isnan(shape.avg_leaf_density))
-		shape.avg_leaf_density = 0;
-	shape.index_bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	/* The run's own scratch index: measured directly, whoever runs it. */
+	{
+		OuIndexShape is;
+		Oid			idx = RangeVarGetRelid(makeRangeVar(sh->schema, pstrdup(index_name), -1),
+										   AccessShareLock, false);
+
+		ou_index_shape_of(idx, &is);
+		shape.leaf_pages = is.leaf_pages;
+		shape.avg_leaf_density = Max(is.avg_leaf_density, 0);
+		shape.index_bytes = (int64) is.nblocks * BLCKSZ;
+	}
 	shape.split_leaves = Max(shape.leaf_pages - 1, 0);
 	shape.trees = 1;
 	ou_worker_end_xact();

@@ -61,6 +61,8 @@
  *		Connect to SPI with search_path = pg_catalog, pg_temp for the
  *		duration (restored by ou_citus_spi_end, or by the abort on error).
  */
+static bool ou_citus_from_coordinator(void);
+
 static int
 ou_citus_spi_begin(void)
 {
@@ -423,7 +425,53 @@ ou_citus_check_sequence(Oid seqid, int64 value)
 					get_rel_name(seqid)),
 			 errdetail("Citus gave this node's copy of the sequence a range of its own, starting at " INT64_FORMAT " (group " INT64_FORMAT " times 2^48, plus 1): its keys would fall into blocks unrelated to the order of the keys made on the coordinator.",
 					   start, (start - 1) >> OU_CITUS_SEQ_SHIFT),
+			 ou_citus_from_coordinator() ?
+			 errhint("The coordinator sent this statement to the nodes, as Citus does with an INSERT ... SELECT between colocated tables, so the column default is evaluated on each node. Use uuid_v7_nextval() or uuid_time_nextval() as the default, which need no sequence, or have the coordinator make the keys: select the rows into a table on the coordinator (a temporary table) and insert them from there.") :
 			 errhint("Insert through the coordinator, which evaluates the column default and sends the key to the nodes, or use uuid_v7_nextval() or uuid_time_nextval(), which need no sequence.")));
+}
+
+/*
+ * ou_citus_from_coordinator
+ *		Whether this session is one that another Citus node opened to run
+ *		part of a distributed statement (Citus names those sessions
+ *		"citus_internal ..." in application_name).
+ */
+static bool
+ou_citus_from_coordinator(void)
+{
+	const char *app = GetConfigOption("application_name", true, false);
+
+	return app != NULL && strncmp(app, "citus_internal", strlen("citus_internal")) == 0;
+}
+
+/*
+ * ou_citus_notice_node_only
+ *		On a Citus coordinator whose database has Citus tables, a NOTICE that
+ *		fname describes this node only: the indexes of Citus tables live in
+ *		shards on the nodes, and their page splits are in those nodes' WAL.
+ *		Nothing without Citus (a catalog lookup is the whole cost).
+ */
+void
+ou_citus_notice_node_only(const char *fname)
+{
+	int64		tables;
+	bool		isnull;
+	int			nest;
+
+	if (!ou_citus_installed() || !ou_citus_is_coordinator())
+		return;
+	nest = ou_citus_spi_begin();
+	if (SPI_execute("SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_partition", true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not read Citus's catalog pg_dist_partition");
+	tables = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	ou_citus_spi_end(nest);
+	if (tables == 0)
+		return;
+	ereport(NOTICE,
+			(errmsg("%s describes this node only", fname),
+			 errdetail("This database has " INT64_FORMAT " Citus tables; their indexes live in shards on the nodes that hold them, and those indexes' page splits are in the WAL of those nodes.", tables),
+			 errhint("Call %s on each node, for example through run_command_on_workers().", fname)));
 }
 
 /*

@@ -59,6 +59,7 @@ extern int64 ou_citus_xact_number(void);
 extern bool ou_citus_check_explain_writes(const char *sql);
 extern void ou_citus_check_sequence(Oid seqid, int64 value);
 extern bool ou_citus_is_coordinator(void);
+extern void ou_citus_notice_node_only(const char *fname);
 extern List *ou_citus_other_nodes(void);
 extern void ou_citus_run_on_nodes(List *nodes, const char *command, const char *what,
 								  List **results);

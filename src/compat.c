@@ -10,6 +10,8 @@
  */
 #include "postgres.h"
 
+#include "access/xlog_internal.h"
+#include "miscadmin.h"
 #if PG_VERSION_NUM >= 170000
 #include "storage/dsm_registry.h"
 #endif
@@ -59,5 +61,68 @@ ou_named_dsm(const char *name, size_t size, void (*init) (void *ptr))
 	bool		found;
 
 	return GetNamedDSMSegment(name, size, init, &found);
+}
+#endif
+
+#if PG_VERSION_NUM < 150000
+/*
+ * XLogFindNextRecord's logic for the backend of PostgreSQL 14: find the
+ * first record boundary at or after the start of target's page (skipping
+ * the tail of a record that began on an earlier page), then read records
+ * until one starts at or after target.
+ */
+XLogRecPtr
+ou_xlog_find_next_record(XLogReaderState *state, XLogRecPtr target)
+{
+	XLogRecPtr	pageptr = target - (target % XLOG_BLCKSZ);
+	XLogRecPtr	recptr;
+	char	   *buf = palloc(XLOG_BLCKSZ);
+	char	   *errormsg;
+
+	for (;;)
+	{
+		XLogPageHeader hdr = (XLogPageHeader) buf;
+		int			count;
+		uint32		hdrsize;
+
+		CHECK_FOR_INTERRUPTS();
+		count = state->routine.page_read(state, pageptr, SizeOfXLogShortPHD, target, buf);
+		if (count < 0)
+			goto fail;
+		hdrsize = XLogPageHeaderSize(hdr);
+		if (count < (int) hdrsize ||
+			!XLogReaderValidatePageHeader(state, pageptr, buf))
+			goto fail;
+		if (!(hdr->xlp_info & XLP_FIRST_IS_CONTRECORD))
+		{
+			recptr = pageptr + hdrsize;
+			break;
+		}
+		/* The page starts with the tail of a record: skip it. */
+		if (MAXALIGN(hdr->xlp_rem_len) < (XLOG_BLCKSZ - hdrsize))
+		{
+			recptr = pageptr + hdrsize + MAXALIGN(hdr->xlp_rem_len);
+			break;
+		}
+		pageptr += XLOG_BLCKSZ;
+	}
+	pfree(buf);
+
+	XLogBeginRead(state, recptr);
+	while (XLogReadRecord(state, &errormsg) != NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (state->ReadRecPtr >= target)
+		{
+			recptr = state->ReadRecPtr;
+			XLogBeginRead(state, recptr);
+			return recptr;
+		}
+	}
+	return InvalidXLogRecPtr;
+
+fail:
+	pfree(buf);
+	return InvalidXLogRecPtr;
 }
 #endif

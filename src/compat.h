@@ -27,7 +27,9 @@
 #include "access/xlogrecovery.h"
 #include "catalog/pg_authid_d.h"
 #endif
+#include "access/rmgr.h"
 #include "catalog/pg_database_d.h"
+#include "catalog/storage_xlog.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -207,6 +209,63 @@ ou_rec_block_tag(XLogReaderState *r, uint8 id, OuRelFileLocator *loc,
 #endif
 	return true;
 }
+
+/*
+ * Is the current record an XLOG_SMGR_CREATE of a main fork?  Then *loc is
+ * the relation file it creates.  The main data's length is checked first.
+ */
+static inline bool
+ou_rec_smgr_create(XLogReaderState *r, OuRelFileLocator *loc)
+{
+	xl_smgr_create xlrec;
+
+	if (XLogRecGetRmid(r) != RM_SMGR_ID ||
+		(XLogRecGetInfo(r) & ~XLR_INFO_MASK) != XLOG_SMGR_CREATE ||
+		XLogRecGetDataLen(r) < sizeof(xlrec))
+		return false;
+	memcpy(&xlrec, XLogRecGetData(r), sizeof(xlrec));
+	if (xlrec.forkNum != MAIN_FORKNUM)
+		return false;
+#if PG_VERSION_NUM >= 160000
+	loc->spcOid = xlrec.rlocator.spcOid;
+	loc->dbOid = xlrec.rlocator.dbOid;
+	loc->relNumber = xlrec.rlocator.relNumber;
+#else
+	loc->spcOid = xlrec.rnode.spcNode;
+	loc->dbOid = xlrec.rnode.dbNode;
+	loc->relNumber = xlrec.rnode.relNode;
+#endif
+	return true;
+}
+
+/*
+ * Position the reader on the first record that starts at or after target
+ * and return that position (the next XLogReadRecord() reads it), or
+ * InvalidXLogRecPtr when the page_read callback failed or the WAL is
+ * invalid (state->errormsg_buf).  Core's XLogFindNextRecord from 15 on,
+ * a copy of its logic before (14 has it for frontend programs only).
+ */
+#if PG_VERSION_NUM >= 150000
+#define ou_xlog_find_next_record(state, target) XLogFindNextRecord((state), (target))
+#else
+extern XLogRecPtr ou_xlog_find_next_record(XLogReaderState *state, XLogRecPtr target);	/* compat.c */
+#endif
+
+/*
+ * Did this transaction give rel its current relation file (created the
+ * relation, or rewrote it: TRUNCATE, CLUSTER, REINDEX, VACUUM FULL)?
+ */
+#if PG_VERSION_NUM >= 160000
+#define OU_REL_FILE_NEW_IN_XACT(rel) \
+	((rel)->rd_createSubid != InvalidSubTransactionId || \
+	 (rel)->rd_newRelfilelocatorSubid != InvalidSubTransactionId || \
+	 (rel)->rd_firstRelfilelocatorSubid != InvalidSubTransactionId)
+#else
+#define OU_REL_FILE_NEW_IN_XACT(rel) \
+	((rel)->rd_createSubid != InvalidSubTransactionId || \
+	 (rel)->rd_newRelfilenodeSubid != InvalidSubTransactionId || \
+	 (rel)->rd_firstRelfilenodeSubid != InvalidSubTransactionId)
+#endif
 
 /* The relation OID of a relfilenode of the current database, or InvalidOid. */
 static inline Oid

@@ -1,9 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * diag.h
- *	  What the diagnostics share (diag_util.c); each of diag_shape.c,
- *	  diag_splits.c and diag_explain_writes.c holds one SQL function, and
- *	  those that read the WAL use walscan.h.
+ *	  What the diagnostics share.  Each of diag_shape.c, diag_splits.c and
+ *	  diag_explain_writes.c holds one SQL function; those that read the WAL
+ *	  use walscan.h, and explain_writes() reads it through
+ *	  diag_writes_wal.c.  Who may call them is decided by GRANT alone
+ *	  (extension/20_diag.sql): no C check overrides it.
  *
  * IDENTIFICATION
  *	  src/diag.h
@@ -13,7 +15,53 @@
 #ifndef ORDERED_UUID_DIAG_H
 #define ORDERED_UUID_DIAG_H
 
-/* diag_util.c */
-extern void ou_check_wal_read_privilege(const char *fname);
+#include "utils/hsearch.h"
+
+#include "access/transam.h"
+
+#include "compat.h"
+
+/* What one statement's WAL wrote to one relation file (diag_writes_wal.c). */
+typedef struct OuRelWrites
+{
+	OuRelFileLocator key;
+	int64		records;
+	int64		bytes;
+	int64		fpi;			/* full-page images of its blocks */
+	int64		leaf;			/* B-tree leaf splits */
+	int64		upper;			/* B-tree upper splits */
+	int64		added;			/* distinct main-fork blocks written from scratch */
+	bool		created;		/* the statement created the file */
+} OuRelWrites;
+
+/* The xids that may be the statement's (diag_writes_wal.c). */
+typedef struct OuStmtXids
+{
+	TransactionId first;		/* next xid before the statement */
+	TransactionId next;			/* next xid after it */
+	TransactionId top;			/* this transaction's xid (Invalid: none) */
+	TransactionId last;			/* cache of the last answer */
+	bool		last_ours;
+} OuStmtXids;
+
+/* The shape of a B-tree index, pgstatindex's counts (diag_shape.c). */
+typedef struct OuIndexShape
+{
+	int64		leaf_pages;
+	int64		internal_pages;
+	int32		levels;			/* 0: no root yet */
+	double		avg_leaf_density;	/* -1: no leaf pages */
+	double		leaf_fragmentation; /* -1: no leaf pages */
+	int64		deleted_pages;
+	int64		empty_pages;
+	BlockNumber nblocks;		/* the index's size in blocks */
+} OuIndexShape;
+
+extern void ou_index_shape_of(Oid relid, OuIndexShape *out);
+
+extern void ou_stmt_xids_begin(OuStmtXids *x);
+extern void ou_stmt_xids_end(OuStmtXids *x);
+extern HTAB *ou_writes_scan(XLogRecPtr start, XLogRecPtr end, OuStmtXids *xids,
+							OuRelWrites *other, const char *hint);
 
 #endif							/* ORDERED_UUID_DIAG_H */

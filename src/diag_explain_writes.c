@@ -3,24 +3,31 @@
  * diag_explain_writes.c
  *	  explain_writes(statement): run one statement as the caller (like
  *	  EXPLAIN ANALYZE) and report what it wrote, per relation, from the WAL
- *	  records of this transaction in the LSN range of the statement, plus a
- *	  total row from the backend's own WAL and buffer counters.
+ *	  records of this transaction in the LSN range of the statement
+ *	  (diag_writes_wal.c), rows for the relations it changed whose pages
+ *	  write no WAL (unlogged, temporary, a file new in the transaction under
+ *	  wal_level minimal), and a total row from the backend's own WAL
+ *	  and buffer counters.
  *
  * Attribution rule: other sessions write WAL in the same LSN range; a record
- * belongs to the statement when its xid is one of this transaction's
- * (TransactionIdIsCurrentTransactionId: the top transaction or any of its
- * subtransactions).  Records written without an xid (heap pruning, hint-bit
- * full-page images during a SELECT) cannot be told apart from other
- * sessions' and are counted only in the total row, which comes from
- * pgWalUsage (exact for this backend, parallel workers included).
+ * belongs to the statement when its xid is one of this transaction's, its
+ * subtransactions' included, aborted ones too (diag_writes_wal.c).  Records
+ * written without an xid (heap pruning, hint-bit full-page images during a
+ * SELECT) cannot be told apart from other sessions' and are counted only in
+ * the total row, which comes from pgWalUsage (exact for this backend,
+ * parallel workers included).
  *
  * The statement's WAL must still be on disk when it is read: a big
  * statement can write more than max_wal_size, and checkpoints then recycle
- * its first segments.  So while the statement runs and its WAL is read, the
- * backend holds it with an ephemeral physical replication slot of its own
+ * its first segments.  So while the statement runs and its WAL is read, a
+ * caller that may hold WAL with a replication slot (superuser or the
+ * REPLICATION attribute, the rule of core's CheckSlotPermissions) holds it
+ * with an ephemeral physical slot of its own
  * (ordered_uuid_explain_writes_<pid>, dropped at the end or on error), when
- * wal_level and max_replication_slots allow one and a slot is free;
- * otherwise the error for removed WAL names the settings to raise.
+ * wal_level and max_replication_slots allow one and a slot is free at that
+ * instant.  Otherwise it runs without one, and the error for removed WAL
+ * names the settings to raise.  Another session taking the last free slot
+ * is never an error here.
  *
  * With Citus, a statement on a Citus table writes on the nodes that hold its
  * shards, not here: explain_writes refuses it (citus.c), before running it
@@ -40,6 +47,8 @@
 #include "catalog/catalog.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type_d.h"
+#include "nodes/pg_list.h"
 #include "executor/instrument.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -47,11 +56,15 @@
 #include "parser/parser.h"
 #include "portability/instr_time.h"
 #include "replication/slot.h"
+#include "storage/lmgr.h"
 #include "storage/lwlock.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/resowner.h"
 #include "utils/tuplestore.h"
 
 #include "citus.h"
@@ -61,19 +74,6 @@
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(explain_writes);
-
-#define OU_EW_COLS 15
-
-typedef struct OuRelWrites
-{
-	OuRelFileLocator key;
-	int64		records;
-	int64		bytes;
-	int64		fpi;
-	int64		leaf;
-	int64		upper;
-	int64		added;
-} OuRelWrites;
 
 /* 'table', 'index', 'toast', ... for a relation OID. */
 static const char *
@@ -108,52 +108,59 @@ ou_rel_kind(Oid relid)
 	}
 }
 
-/* Resource managers of index access methods (their block 0 is a metapage). */
-static bool
-ou_rmgr_is_index(RmgrId rmid)
-{
-	return rmid == RM_BTREE_ID || rmid == RM_HASH_ID || rmid == RM_GIN_ID ||
-		rmid == RM_GIST_ID || rmid == RM_SPGIST_ID || rmid == RM_BRIN_ID;
-}
-
-/* Find or add the counters of a relfilenode. */
-static OuRelWrites *
-ou_rel_entry(HTAB *h, const OuRelFileLocator *loc)
-{
-	bool		found;
-	OuRelWrites *w = hash_search(h, loc, HASH_ENTER, &found);
-
-	if (!found)
-		w->records = w->bytes = w->fpi = w->leaf = w->upper = w->added = 0;
-	return w;
-}
-
 /*
  * ou_hold_wal
  *		Create an ephemeral physical replication slot reserving the WAL from
- *		the last checkpoint's redo position on, if one can be had; returns
- *		whether it did.  ReplicationSlotRelease() drops it.
+ *		the last checkpoint's redo position on, if the caller may hold WAL
+ *		that way (core's CheckSlotPermissions rule) and a slot is free;
+ *		returns whether it did.  ReplicationSlotRelease() drops it.  A slot
+ *		array filled meanwhile by other sessions means no slot, not an error:
+ *		the attempt runs in a subtransaction and only that error is caught.
  */
 static bool
 ou_hold_wal(void)
 {
 	char		name[NAMEDATALEN];
-	bool		free_slot = false;
-	int			i;
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool held = false;
 
 	if (RecoveryInProgress() || max_replication_slots == 0 ||
 		wal_level < WAL_LEVEL_REPLICA || MyReplicationSlot != NULL)
 		return false;
-	LWLockAcquire(ReplicationSlotControlLock, LW_SHARED);
-	for (i = 0; i < max_replication_slots && !free_slot; i++)
-		free_slot = !ReplicationSlotCtl->replication_slots[i].in_use;
-	LWLockRelease(ReplicationSlotControlLock);
-	if (!free_slot)
+	if (!superuser() && !has_rolreplication(GetUserId()))
 		return false;
 	snprintf(name, sizeof(name), "ordered_uuid_explain_writes_%d", MyProcPid);
-	ou_create_ephemeral_slot(name);
-	ReplicationSlotReserveWal();
-	return true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		ou_create_ephemeral_slot(name);
+		ReplicationSlotReserveWal();
+		ReleaseCurrentSubTransaction();
+		held = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (MyReplicationSlot != NULL)
+			ReplicationSlotRelease();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode != ERRCODE_CONFIGURATION_LIMIT_EXCEEDED)
+			ReThrowError(edata);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return held;
 }
 
 static void
@@ -163,11 +170,266 @@ ou_put_row(ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
 }
 
 /*
+ * Rows changed so far in this transaction per table, with the table and
+ * each of its indexes, from the backend's own statistics
+ * (pg_stat_xact_all_tables): the tables that may write no WAL, unlogged and
+ * temporary ones, and under wal_level minimal any table ($1).  Needs SPI.
+ */
+#define OU_NOWAL_QUERY \
+	"SELECT t.relid, x.oid, x.relfilenode, x.relpersistence, x.reltablespace," \
+	"       t.n_tup_ins OPERATOR(pg_catalog.+) t.n_tup_upd OPERATOR(pg_catalog.+) t.n_tup_del" \
+	"  FROM pg_catalog.pg_stat_xact_all_tables AS t" \
+	"  JOIN pg_catalog.pg_class AS c ON c.oid OPERATOR(pg_catalog.=) t.relid" \
+	"  JOIN pg_catalog.pg_class AS x ON x.oid OPERATOR(pg_catalog.=) c.oid" \
+	"    OR x.oid OPERATOR(pg_catalog.=) ANY (SELECT i.indexrelid FROM pg_catalog.pg_index AS i" \
+	"                                           WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid)" \
+	" WHERE c.relpersistence OPERATOR(pg_catalog.<>) 'p' OR $1" \
+	" ORDER BY t.relid, x.oid"
+
+typedef struct OuNoWal
+{
+	Oid			table;
+	Oid			relid;
+	Oid			relfilenode;
+	char		persistence;
+	Oid			tablespace;
+	int64		changed;
+} OuNoWal;
+
+static List *
+ou_nowal_snapshot(MemoryContext cxt)
+{
+	List	   *out = NIL;
+	uint64		i;
+	MemoryContext spicxt;
+
+	Oid			argtypes[1] = {BOOLOID};
+	Datum		args[1] = {BoolGetDatum(!XLogIsNeeded())};
+
+	if (SPI_execute_with_args(OU_NOWAL_QUERY, 1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read this transaction's table statistics");
+	spicxt = MemoryContextSwitchTo(cxt);	/* the list outlives SPI_finish() */
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		OuNoWal    *n = palloc(sizeof(OuNoWal));
+		bool		isnull;
+
+		n->table = DatumGetObjectId(SPI_getbinval(tup, desc, 1, &isnull));
+		n->relid = DatumGetObjectId(SPI_getbinval(tup, desc, 2, &isnull));
+		n->relfilenode = DatumGetObjectId(SPI_getbinval(tup, desc, 3, &isnull));
+		n->persistence = DatumGetChar(SPI_getbinval(tup, desc, 4, &isnull));
+		n->tablespace = DatumGetObjectId(SPI_getbinval(tup, desc, 5, &isnull));
+		n->changed = DatumGetInt64(SPI_getbinval(tup, desc, 6, &isnull));
+		out = lappend(out, n);
+	}
+	MemoryContextSwitchTo(spicxt);
+	return out;
+}
+
+/*
+ * Does the relation write no WAL for its pages (unlogged, temporary, or a
+ * file new in this transaction under wal_level minimal)?  The relations of
+ * the statement are locked by it; one we cannot lock at once is not ours.
+ */
+static bool
+ou_rel_skips_wal(Oid relid)
+{
+	Relation	rel;
+	bool		skips;
+
+	if (!ConditionalLockRelationOid(relid, AccessShareLock))
+		return false;
+	rel = RelationIdGetRelation(relid);
+	skips = RelationIsValid(rel) && !RelationNeedsWAL(rel);
+	if (RelationIsValid(rel))
+		RelationClose(rel);
+	UnlockRelationOid(relid, AccessShareLock);
+	return skips;
+}
+
+/* Does rels (may be NULL) have a row for the relation file of n? */
+static bool
+ou_nowal_has_row(HTAB *rels, const OuNoWal *n)
+{
+	OuRelFileLocator loc;
+	bool		found;
+
+	if (rels == NULL)
+		return false;
+	memset(&loc, 0, sizeof(loc));
+	loc.spcOid = OidIsValid(n->tablespace) ? n->tablespace : MyDatabaseTableSpace;
+	loc.dbOid = MyDatabaseId;
+	loc.relNumber = n->relfilenode;
+	(void) hash_search(rels, &loc, HASH_FIND, &found);
+	return found;
+}
+
+/*
+ * The relations of after whose table changed more rows than in before, that
+ * write no WAL and have no row from the WAL already (a file created under
+ * wal_level minimal has one).
+ */
+static List *
+ou_nowal_changed(List *before, List *after, HTAB *rels)
+{
+	List	   *out = NIL;
+	ListCell   *la;
+
+	foreach(la, after)
+	{
+		OuNoWal    *a = lfirst(la);
+		int64		was = 0;
+		ListCell   *lb;
+
+		foreach(lb, before)
+		{
+			OuNoWal    *b = lfirst(lb);
+
+			if (b->table == a->table)
+				was = b->changed;
+		}
+		if (a->changed > was && ou_rel_skips_wal(a->relid) && !ou_nowal_has_row(rels, a))
+			out = lappend(out, a);
+	}
+	return out;
+}
+
+/* Column numbers of the result. */
+enum
+{
+	EW_RELATION, EW_RELFILENODE, EW_KIND, EW_RECORDS, EW_BYTES, EW_FPI,
+	EW_LEAF, EW_UPPER, EW_ADDED, EW_ROWS, EW_SECONDS, EW_HIT, EW_READ,
+	EW_DIRTIED, EW_WRITTEN, EW_NOTE, OU_EW_NCOLS
+};
+
+/*
+ * A per-relation row: relid may be invalid (kind "unknown"); w NULL: the
+ * relation wrote no WAL; kind NULL: from relid.
+ */
+static void
+ou_put_rel_row(ReturnSetInfo *rsinfo, Oid relid, Oid relfilenode, const char *kind,
+			   const OuRelWrites *w, const char *note)
+{
+	Datum		values[OU_EW_NCOLS];
+	bool		nulls[OU_EW_NCOLS];
+	int			i;
+
+	for (i = 0; i < OU_EW_NCOLS; i++)
+	{
+		values[i] = Int64GetDatum(0);
+		nulls[i] = (i >= EW_ROWS);
+	}
+	nulls[EW_RELATION] = !OidIsValid(relid);
+	values[EW_RELATION] = ObjectIdGetDatum(relid);
+	values[EW_RELFILENODE] = ObjectIdGetDatum(relfilenode);
+	nulls[EW_RELFILENODE] = !OidIsValid(relfilenode);
+	if (kind == NULL)
+		kind = OidIsValid(relid) ? ou_rel_kind(relid) : "unknown";
+	values[EW_KIND] = CStringGetTextDatum(kind);
+	if (w != NULL)
+	{
+		values[EW_RECORDS] = Int64GetDatum(w->records);
+		values[EW_BYTES] = Int64GetDatum(w->bytes);
+		values[EW_FPI] = Int64GetDatum(w->fpi);
+		values[EW_LEAF] = Int64GetDatum(w->leaf);
+		values[EW_UPPER] = Int64GetDatum(w->upper);
+		values[EW_ADDED] = Int64GetDatum(w->added);
+	}
+	/* No WAL for its pages: how many it added is not known. */
+	nulls[EW_ADDED] = (w == NULL || (w->created && w->added == 0 && !XLogIsNeeded()));
+	if (note != NULL)
+	{
+		values[EW_NOTE] = CStringGetTextDatum(note);
+		nulls[EW_NOTE] = false;
+	}
+	ou_put_row(rsinfo, values, nulls);
+}
+
+/* What a relation file's row says in its note. */
+static const char *
+ou_rel_note(const OuRelWrites *w)
+{
+	if (!w->created)
+		return NULL;
+	if (w->added == 0 && !XLogIsNeeded())
+		return "new file, no WAL (wal_level minimal)";
+	return "new file";
+}
+
+/* The total row: this backend's counters, and the sums of the rows. */
+static void
+ou_put_total_row(ReturnSetInfo *rsinfo, const WalUsage *wd, const BufferUsage *bd,
+				 const OuRelWrites *sum, uint64 nrows, double seconds)
+{
+	Datum		values[OU_EW_NCOLS];
+	bool		nulls[OU_EW_NCOLS];
+	int			i;
+
+	for (i = 0; i < OU_EW_NCOLS; i++)
+		nulls[i] = false;
+	nulls[EW_RELATION] = nulls[EW_RELFILENODE] = nulls[EW_NOTE] = true;
+	values[EW_KIND] = CStringGetTextDatum("total");
+	values[EW_RECORDS] = Int64GetDatum((int64) wd->wal_records);
+	values[EW_BYTES] = Int64GetDatum((int64) wd->wal_bytes);
+	values[EW_FPI] = Int64GetDatum((int64) wd->wal_fpi);
+	values[EW_LEAF] = Int64GetDatum(sum->leaf);
+	values[EW_UPPER] = Int64GetDatum(sum->upper);
+	values[EW_ADDED] = Int64GetDatum(sum->added);
+	values[EW_ROWS] = Int64GetDatum((int64) nrows);
+	values[EW_SECONDS] = Float8GetDatum(ou_round(seconds, 3));
+	values[EW_HIT] = Int64GetDatum(bd->shared_blks_hit);
+	values[EW_READ] = Int64GetDatum(bd->shared_blks_read);
+	values[EW_DIRTIED] = Int64GetDatum(bd->shared_blks_dirtied);
+	values[EW_WRITTEN] = Int64GetDatum(bd->shared_blks_written);
+	ou_put_row(rsinfo, values, nulls);
+}
+
+/*
+ * ou_check_one_statement
+ *		explain_writes measures exactly one statement: none (an empty or
+ *		comment-only text) or several is an error.
+ */
+static void
+ou_check_one_statement(const char *sql)
+{
+	int			nstmts = list_length(raw_parser(sql, RAW_PARSE_DEFAULT));
+
+	if (nstmts != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("explain_writes takes a single statement"),
+				 nstmts == 0 ? errdetail("The text holds no statement.") :
+				 errdetail("The text holds %d statements.", nstmts)));
+}
+
+/* Run the statement through SPI (rows discarded); returns the row count. */
+static uint64
+ou_run_statement(const char *sql)
+{
+	SPIExecuteOptions opts;
+	int			ret;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.read_only = false;
+	opts.dest = None_Receiver;	/* like EXPLAIN ANALYZE: rows are discarded */
+	ret = SPI_execute_extended(sql, &opts);
+	if (ret < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("explain_writes cannot run this statement: %s",
+						SPI_result_code_string(ret)),
+				 errhint("Transaction control and COPY FROM STDIN or TO STDOUT cannot be run inside a function.")));
+	return SPI_processed;
+}
+
+/*
  * explain_writes(statement text) RETURNS TABLE(relation regclass,
  *	relfilenode oid, kind text, wal_records, wal_bytes, wal_fpi, leaf_splits,
  *	upper_splits, blocks_added, rows bigint, seconds float8,
  *	shared_blks_hit, shared_blks_read, shared_blks_dirtied,
- *	shared_blks_written bigint)
+ *	shared_blks_written bigint, note text)
  */
 Datum
 explain_writes(PG_FUNCTION_ARGS)
@@ -180,37 +442,26 @@ explain_writes(PG_FUNCTION_ARGS)
 				wd;
 	instr_time	t0,
 				t1;
-	XLogRecPtr	start,
+	XLogRecPtr	start = InvalidXLogRecPtr,
 				end;
 	uint64		nrows;
 	bool		scan_wal;
-	HTAB	   *rels;
-	HASHCTL		ctl;
+	HTAB	   *rels = NULL;
 	HASH_SEQ_STATUS seq;
 	OuRelWrites *w;
 	OuRelWrites other;
-	int64		sum_leaf = 0,
-				sum_upper = 0,
-				sum_added = 0;
-	SPIExecuteOptions opts;
-	Datum		values[OU_EW_COLS];
-	bool		nulls[OU_EW_COLS];
-	int			i;
-	int			ret;
-	int			nstmts;
+	OuRelWrites sum;
+	OuStmtXids	xids;
+	List	   *nowal_before;
+	List	   *nowal;
+	ListCell   *lc;
+	MemoryContext cxt = CurrentMemoryContext;
 	bool		held;
 	bool		citus;
 
-	ou_check_wal_read_privilege("explain_writes");
 	ou_check_not_null(fcinfo, 0, "statement");
 	sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	/* One statement, as the name says: its writes are what the rows describe. */
-	nstmts = list_length(raw_parser(sql, RAW_PARSE_DEFAULT));
-	if (nstmts > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("explain_writes takes a single statement"),
-				 errdetail("The text holds %d statements.", nstmts)));
+	ou_check_one_statement(sql);
 	/* A statement on a Citus table writes on other nodes: refuse it. */
 	citus = ou_citus_check_explain_writes(sql);
 	ou_init_materialized_srf(fcinfo);
@@ -218,125 +469,54 @@ explain_writes(PG_FUNCTION_ARGS)
 	/* On a standby nothing can write WAL: only the total row. */
 	scan_wal = !RecoveryInProgress();
 	held = scan_wal && ou_hold_wal();
+	memset(&other, 0, sizeof(other));
 	PG_TRY();
 	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		nowal_before = ou_nowal_snapshot(cxt);
 
-	/* Run the statement, between counter snapshots. */
-	start = scan_wal ? GetXLogInsertRecPtr() : InvalidXLogRecPtr;
-	b0 = pgBufferUsage;
-	w0 = pgWalUsage;
-	INSTR_TIME_SET_CURRENT(t0);
+		/* Run the statement, between counter snapshots. */
+		if (scan_wal)
+			start = GetXLogInsertRecPtr();
+		ou_stmt_xids_begin(&xids);
+		b0 = pgBufferUsage;
+		w0 = pgWalUsage;
+		INSTR_TIME_SET_CURRENT(t0);
+		nrows = ou_run_statement(sql);
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		memset(&bd, 0, sizeof(bd));
+		memset(&wd, 0, sizeof(wd));
+		BufferUsageAccumDiff(&bd, &pgBufferUsage, &b0);
+		WalUsageAccumDiff(&wd, &pgWalUsage, &w0);
+		ou_stmt_xids_end(&xids);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	memset(&opts, 0, sizeof(opts));
-	opts.read_only = false;
-	opts.dest = None_Receiver;	/* like EXPLAIN ANALYZE: rows are discarded */
-	ret = SPI_execute_extended(sql, &opts);
-	if (ret < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("explain_writes cannot run this statement: %s",
-						SPI_result_code_string(ret)),
-				 errhint("Transaction control and COPY FROM STDIN or TO STDOUT cannot be run inside a function.")));
-	nrows = SPI_processed;
-	SPI_finish();
+		/*
+		 * It reached the cluster after all (a function, a trigger, a command
+		 * Citus propagates): its writes there are not in our WAL.  The error
+		 * rolls the statement back.
+		 */
+		if (citus && ou_citus_xact_number() != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("explain_writes cannot measure a statement that ran on other Citus nodes"),
+					 errdetail("Citus ran part of it on the nodes that hold the shards (through a function, a trigger or a propagated command); their writes are not in this server's WAL. The statement was rolled back."),
+					 errhint("Measure on the nodes: compare pg_current_wal_insert_lsn() before and after the statement on each (run_command_on_all_nodes()), and call index_splits() there for that range.")));
 
-	/*
-	 * It reached the cluster after all (a function, a trigger, a command
-	 * Citus propagates): its writes there are not in our WAL.  The error
-	 * rolls the statement back.
-	 */
-	if (citus && ou_citus_xact_number() != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("explain_writes cannot measure a statement that ran on other Citus nodes"),
-				 errdetail("Citus ran part of it on the nodes that hold the shards (through a function, a trigger or a propagated command); their writes are not in this server's WAL. The statement was rolled back."),
-				 errhint("Measure on the nodes: compare pg_current_wal_insert_lsn() before and after the statement on each (run_command_on_all_nodes()), and call index_splits() there for that range.")));
+		nowal = ou_nowal_snapshot(cxt);
+		SPI_finish();
 
-	INSTR_TIME_SET_CURRENT(t1);
-	INSTR_TIME_SUBTRACT(t1, t0);
-	memset(&bd, 0, sizeof(bd));
-	memset(&wd, 0, sizeof(wd));
-	BufferUsageAccumDiff(&bd, &pgBufferUsage, &b0);
-	WalUsageAccumDiff(&wd, &pgWalUsage, &w0);
-
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(OuRelFileLocator);
-	ctl.entrysize = sizeof(OuRelWrites);
-	ctl.hcxt = CurrentMemoryContext;
-	rels = hash_create("explain_writes relations", 64, &ctl,
-					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	memset(&other, 0, sizeof(other));
-
-	if (scan_wal)
-	{
-		OuWalScan  *scan;
-		OuWalScanStatus st;
-
-		/* Our records are not committed yet: make sure they are on disk. */
-		end = ou_wal_insert_end_lsn();
-		if (end > start)
-			XLogFlush(end);
-
-		scan = ou_wal_scan_begin(start, end, false);
-		while ((st = ou_wal_scan_next(scan)) == OU_WAL_RECORD)
+		if (scan_wal)
 		{
-			XLogReaderState *r = scan->reader;
-			OuRelFileLocator loc;
-			ForkNumber	fork;
-			BlockNumber blk;
-			OuSplitKind kind;
-			int			id;
-
-			if (!TransactionIdIsCurrentTransactionId(XLogRecGetXid(r)))
-				continue;
-
-			/* The record belongs to the relation of its first block. */
-			memset(&loc, 0, sizeof(loc));
-			if (OU_REC_MAX_BLOCK_ID(r) < 0 || !ou_rec_block_tag(r, 0, &loc, &fork, &blk))
-			{
-				other.records++;
-				other.bytes += XLogRecGetTotalLen(r);
-				continue;
-			}
-			w = ou_rel_entry(rels, &loc);
-			w->records++;
-			w->bytes += XLogRecGetTotalLen(r);
-
-			kind = ou_wal_btree_split_kind(r, &loc, NULL);
-			if (kind == OU_SPLIT_LEAF)
-				w->leaf++;
-			else if (kind == OU_SPLIT_UPPER)
-				w->upper++;
-
-			/* Full-page images and pages initialised, per block reference. */
-			for (id = 0; id <= OU_REC_MAX_BLOCK_ID(r); id++)
-			{
-				OuRelWrites *wb;
-
-				memset(&loc, 0, sizeof(loc));
-				if (!ou_rec_block_tag(r, id, &loc, &fork, &blk))
-					continue;
-				/* An index AM's block 0 is its metapage, rewritten, not added. */
-				if (blk == 0 && ou_rmgr_is_index(XLogRecGetRmid(r)))
-					continue;
-				if (!XLogRecHasBlockImage(r, id) &&
-					!(fork == MAIN_FORKNUM && (OU_REC_BLOCK_FLAGS(r, id) & BKPBLOCK_WILL_INIT)))
-					continue;
-				wb = ou_rel_entry(rels, &loc);
-				if (XLogRecHasBlockImage(r, id))
-					wb->fpi++;
-				if (fork == MAIN_FORKNUM && (OU_REC_BLOCK_FLAGS(r, id) & BKPBLOCK_WILL_INIT))
-					wb->added++;
-			}
+			/* Our records are not committed yet: make sure they are on disk. */
+			end = ou_wal_insert_end_lsn();
+			if (end > start)
+				XLogFlush(end);
+			rels = ou_writes_scan(start, end, &xids, &other, held ?
+								  "The replication slot that held it was invalidated: raise max_slot_wal_keep_size." :
+								  "No replication slot held it (one needs the REPLICATION attribute, wal_level replica or logical, and a free slot of max_replication_slots): raise max_wal_size or wal_keep_size.");
 		}
-		if (st == OU_WAL_REMOVED)
-			ou_wal_scan_error_removed(scan, held ?
-									  "The replication slot that held it was invalidated: raise max_slot_wal_keep_size." :
-									  "No replication slot could hold it: raise max_wal_size or wal_keep_size, or free a replication slot (max_replication_slots; wal_level must be replica or logical).");
-		ou_wal_scan_end(scan);
-	}
 	}
 	PG_FINALLY();
 	{
@@ -344,76 +524,39 @@ explain_writes(PG_FUNCTION_ARGS)
 			ReplicationSlotRelease();
 	}
 	PG_END_TRY();
+	nowal = ou_nowal_changed(nowal_before, nowal, rels);
 
-	/* One row per relation. */
-	hash_seq_init(&seq, rels);
-	while ((w = hash_seq_search(&seq)) != NULL)
+	/* One row per relation file. */
+	memset(&sum, 0, sizeof(sum));
+	if (rels != NULL)
 	{
-		Oid			relid;
-
-		CHECK_FOR_INTERRUPTS();
-		for (i = 0; i < OU_EW_COLS; i++)
-			nulls[i] = true;
-		relid = ou_wal_relid(&w->key);
-		if (OidIsValid(relid))
+		hash_seq_init(&seq, rels);
+		while ((w = hash_seq_search(&seq)) != NULL)
 		{
-			values[0] = ObjectIdGetDatum(relid);
-			nulls[0] = false;
-			values[2] = CStringGetTextDatum(ou_rel_kind(relid));
+			CHECK_FOR_INTERRUPTS();
+			ou_put_rel_row(rsinfo, ou_wal_relid(&w->key), w->key.relNumber, NULL, w,
+						   ou_rel_note(w));
+			sum.leaf += w->leaf;
+			sum.upper += w->upper;
+			sum.added += w->added;
 		}
-		else
-			values[2] = CStringGetTextDatum("unknown");
-		nulls[2] = false;
-		values[1] = ObjectIdGetDatum(w->key.relNumber);
-		values[3] = Int64GetDatum(w->records);
-		values[4] = Int64GetDatum(w->bytes);
-		values[5] = Int64GetDatum(w->fpi);
-		values[6] = Int64GetDatum(w->leaf);
-		values[7] = Int64GetDatum(w->upper);
-		values[8] = Int64GetDatum(w->added);
-		for (i = 1; i <= 8; i++)
-			nulls[i] = false;
-		ou_put_row(rsinfo, values, nulls);
-		sum_leaf += w->leaf;
-		sum_upper += w->upper;
-		sum_added += w->added;
+	}
+
+	/* Relations it changed whose pages write no WAL. */
+	foreach(lc, nowal)
+	{
+		OuNoWal    *n = lfirst(lc);
+
+		ou_put_rel_row(rsinfo, n->relid, n->relfilenode, NULL, NULL,
+					   n->persistence == RELPERSISTENCE_TEMP ? "no WAL (temporary)" :
+					   n->persistence == RELPERSISTENCE_UNLOGGED ? "no WAL (unlogged)" :
+					   "no WAL (wal_level minimal)");
 	}
 
 	/* This transaction's records that touch no block (rare). */
 	if (other.records > 0)
-	{
-		for (i = 0; i < OU_EW_COLS; i++)
-			nulls[i] = true;
-		values[2] = CStringGetTextDatum("other");
-		values[3] = Int64GetDatum(other.records);
-		values[4] = Int64GetDatum(other.bytes);
-		values[5] = Int64GetDatum(0);
-		values[6] = Int64GetDatum(0);
-		values[7] = Int64GetDatum(0);
-		values[8] = Int64GetDatum(0);
-		for (i = 2; i <= 8; i++)
-			nulls[i] = false;
-		ou_put_row(rsinfo, values, nulls);
-	}
+		ou_put_rel_row(rsinfo, InvalidOid, InvalidOid, "other", &other, NULL);
 
-	/* The total row: this backend's counters. */
-	for (i = 0; i < OU_EW_COLS; i++)
-		nulls[i] = false;
-	nulls[0] = nulls[1] = true;
-	values[2] = CStringGetTextDatum("total");
-	values[3] = Int64GetDatum((int64) wd.wal_records);
-	values[4] = Int64GetDatum((int64) wd.wal_bytes);
-	values[5] = Int64GetDatum((int64) wd.wal_fpi);
-	values[6] = Int64GetDatum(sum_leaf);
-	values[7] = Int64GetDatum(sum_upper);
-	values[8] = Int64GetDatum(sum_added);
-	values[9] = Int64GetDatum((int64) nrows);
-	values[10] = Float8GetDatum(ou_round(INSTR_TIME_GET_DOUBLE(t1), 3));
-	values[11] = Int64GetDatum(bd.shared_blks_hit);
-	values[12] = Int64GetDatum(bd.shared_blks_read);
-	values[13] = Int64GetDatum(bd.shared_blks_dirtied);
-	values[14] = Int64GetDatum(bd.shared_blks_written);
-	ou_put_row(rsinfo, values, nulls);
-
+	ou_put_total_row(rsinfo, &wd, &bd, &sum, nrows, INSTR_TIME_GET_DOUBLE(t1));
 	return (Datum) 0;
 }

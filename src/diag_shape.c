@@ -22,20 +22,41 @@
 #include "access/nbtree.h"
 #include "access/relation.h"
 #include "catalog/pg_am.h"
-#include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
-#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "citus.h"
 #include "compat.h"
+#include "diag.h"
 #include "util.h"
 
 PG_FUNCTION_INFO_V1(index_shape);
+
+/* index_shape()'s row. */
+static Datum
+ou_index_shape_datum(FunctionCallInfo fcinfo, const OuIndexShape *sh)
+{
+	TupleDesc	tupdesc;
+	Datum		values[7];
+	bool		nulls[7] = {false};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int64GetDatum(sh->leaf_pages);
+	values[1] = Int64GetDatum(sh->internal_pages);
+	values[2] = Int32GetDatum(sh->levels);
+	values[3] = Float8GetDatum(sh->avg_leaf_density);
+	nulls[3] = sh->avg_leaf_density < 0;
+	values[4] = Float8GetDatum(sh->leaf_fragmentation);
+	nulls[4] = sh->leaf_fragmentation < 0;
+	values[5] = Int64GetDatum(sh->deleted_pages);
+	values[6] = Int64GetDatum(sh->empty_pages);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
 
 /*
  * ou_index_shape_citus
@@ -46,98 +67,46 @@ static Datum
 ou_index_shape_citus(FunctionCallInfo fcinfo, Oid indexid, Oid tableid)
 {
 	OuCitusIndexShape cs;
-	TupleDesc	tupdesc;
-	Datum		values[7];
-	bool		nulls[7] = {false};
+	OuIndexShape sh;
 
 	ou_citus_index_shape(indexid, tableid,
 						 get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)), &cs);
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	values[0] = Int64GetDatum(cs.leaf_pages);
-	values[1] = Int64GetDatum(cs.internal_pages);
-	values[2] = Int32GetDatum(cs.levels);
-	values[3] = Float8GetDatum(cs.avg_leaf_density);
-	nulls[3] = cs.avg_leaf_density < 0;
-	values[4] = Float8GetDatum(cs.leaf_fragmentation);
-	nulls[4] = cs.leaf_fragmentation < 0;
-	values[5] = Int64GetDatum(cs.deleted_pages);
-	values[6] = Int64GetDatum(cs.empty_pages);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	memset(&sh, 0, sizeof(sh));
+	sh.leaf_pages = cs.leaf_pages;
+	sh.internal_pages = cs.internal_pages;
+	sh.levels = cs.levels;
+	sh.avg_leaf_density = cs.avg_leaf_density;
+	sh.leaf_fragmentation = cs.leaf_fragmentation;
+	sh.deleted_pages = cs.deleted_pages;
+	sh.empty_pages = cs.empty_pages;
+	return ou_index_shape_datum(fcinfo, &sh);
 }
 
 /*
- * index_shape(index regclass) RETURNS TABLE(leaf_pages bigint,
- *	internal_pages bigint, levels int, avg_leaf_density float8,
- *	leaf_fragmentation float8, deleted_pages bigint, empty_pages bigint)
- *
- * Allowed to superusers, members of pg_stat_scan_tables (as pgstatindex)
- * and the owner of the index.
+ * ou_index_shape_read
+ *		Read every page of B-tree rel (opened and locked by the caller) and
+ *		fill out with pgstatindex's counts.
  */
-Datum
-index_shape(PG_FUNCTION_ARGS)
+static void
+ou_index_shape_read(Relation rel, OuIndexShape *out)
 {
-	Oid			relid;
-	Relation	rel;
-	BufferAccessStrategy bstrategy;
-	BlockNumber nblocks;
+	BufferAccessStrategy bstrategy = GetAccessStrategy(BAS_BULKREAD);
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	BlockNumber blkno;
 	Buffer		buf;
 	Page		page;
-	BTMetaPageData *meta;
-	uint32		root_level = 0;
-	bool		has_root;
-	int64		leaf_pages = 0,
-				internal_pages = 0,
-				deleted_pages = 0,
-				empty_pages = 0,
-				fragments = 0;
+	int64		fragments = 0;
 	double		max_avail = 0,
 				free_space = 0;
-	TupleDesc	tupdesc;
-	Datum		values[7];
-	bool		nulls[7] = {false};
 
-	ou_check_not_null(fcinfo, 0, "index");
-	relid = PG_GETARG_OID(0);
-
-	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_STAT_SCAN_TABLES) &&
-		!(get_rel_name(relid) != NULL && ou_rel_ownercheck(relid, GetUserId())))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for index_shape"),
-				 errhint("Only superusers, roles with privileges of the \"pg_stat_scan_tables\" role and the index's owner may call it.")));
-
-	rel = try_relation_open(relid, AccessShareLock);
-	if (rel == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_rel->relam != BTREE_AM_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a B-tree index", RelationGetRelationName(rel))));
-	if (RELATION_IS_OTHER_TEMP(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot access temporary indexes of other sessions")));
-
-	/* An index of a Citus table is an empty shell: add up its shards. */
-	if (ou_citus_table(rel->rd_index->indrelid))
-	{
-		Oid			tableid = rel->rd_index->indrelid;
-
-		relation_close(rel, AccessShareLock);
-		return ou_index_shape_citus(fcinfo, relid, tableid);
-	}
-
-	bstrategy = GetAccessStrategy(BAS_BULKREAD);
-	nblocks = RelationGetNumberOfBlocks(rel);
+	memset(out, 0, sizeof(*out));
+	out->nblocks = nblocks;
 
 	/* The metapage: is there a root, and at which level. */
-	has_root = false;
 	if (nblocks > 0)
 	{
+		BTMetaPageData *meta;
+
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, BTREE_METAPAGE, RBM_NORMAL, bstrategy);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
@@ -146,8 +115,8 @@ index_shape(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INDEX_CORRUPTED),
 					 errmsg("index \"%s\" is not a btree", RelationGetRelationName(rel))));
-		has_root = (meta->btm_root != P_NONE);
-		root_level = meta->btm_level;
+		if (meta->btm_root != P_NONE)
+			out->levels = (int32) meta->btm_level + 1;
 		UnlockReleaseBuffer(buf);
 	}
 
@@ -162,42 +131,102 @@ index_shape(PG_FUNCTION_ARGS)
 		opaque = (BTPageOpaque) PageGetSpecialPointer(page);
 
 		if (PageIsNew(page))
-			empty_pages++;
+			out->empty_pages++;
 		else if (P_ISDELETED(opaque))
-			deleted_pages++;
+			out->deleted_pages++;
 		else if (P_IGNORE(opaque))
-			empty_pages++;		/* half-dead */
+			out->empty_pages++; /* half-dead */
 		else if (P_ISLEAF(opaque))
 		{
 			max_avail += BLCKSZ - (BLCKSZ - ((PageHeader) page)->pd_special + SizeOfPageHeaderData);
 			free_space += PageGetExactFreeSpace(page);
-			leaf_pages++;
+			out->leaf_pages++;
 			/* A right sibling physically before the page: a "fragment". */
 			if (opaque->btpo_next != P_NONE && opaque->btpo_next < blkno)
 				fragments++;
 		}
 		else
-			internal_pages++;
+			out->internal_pages++;
 		UnlockReleaseBuffer(buf);
 	}
 	FreeAccessStrategy(bstrategy);
+
+	out->avg_leaf_density = max_avail > 0 ?
+		ou_round(100.0 - free_space / max_avail * 100.0, 2) : -1;
+	out->leaf_fragmentation = out->leaf_pages > 0 ?
+		ou_round((double) fragments / (double) out->leaf_pages * 100.0, 2) : -1;
+}
+
+/*
+ * ou_index_shape_open
+ *		Open relid as a B-tree index of this session that index_shape() can
+ *		read, or raise the error that says why not.
+ */
+static Relation
+ou_index_shape_open(Oid relid)
+{
+	Relation	rel = try_relation_open(relid, AccessShareLock);
+
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_rel->relam != BTREE_AM_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a B-tree index", RelationGetRelationName(rel))));
+	if (RELATION_IS_OTHER_TEMP(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot access temporary indexes of other sessions")));
+	return rel;
+}
+
+/*
+ * ou_index_shape_of
+ *		The shape of a local B-tree index, for C callers (the benchmarks
+ *		measure their own scratch indexes with it, whoever runs them).  No
+ *		privilege check: the SQL function's EXECUTE privilege decides for
+ *		SQL callers.
+ */
+void
+ou_index_shape_of(Oid relid, OuIndexShape *out)
+{
+	Relation	rel = ou_index_shape_open(relid);
+
+	ou_index_shape_read(rel, out);
+	relation_close(rel, AccessShareLock);
+}
+
+/*
+ * index_shape(index regclass) RETURNS TABLE(leaf_pages bigint,
+ *	internal_pages bigint, levels int, avg_leaf_density float8,
+ *	leaf_fragmentation float8, deleted_pages bigint, empty_pages bigint)
+ *
+ * Who may call it is decided by GRANT (EXECUTE is granted to
+ * pg_stat_scan_tables, as pgstatindex's is).
+ */
+Datum
+index_shape(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	Relation	rel;
+	OuIndexShape sh;
+
+	ou_check_not_null(fcinfo, 0, "index");
+	relid = PG_GETARG_OID(0);
+	rel = ou_index_shape_open(relid);
+
+	/* An index of a Citus table is an empty shell: add up its shards. */
+	if (ou_citus_table(rel->rd_index->indrelid))
+	{
+		Oid			tableid = rel->rd_index->indrelid;
+
+		relation_close(rel, AccessShareLock);
+		return ou_index_shape_citus(fcinfo, relid, tableid);
+	}
+	ou_index_shape_read(rel, &sh);
 	relation_close(rel, AccessShareLock);
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-
-	values[0] = Int64GetDatum(leaf_pages);
-	values[1] = Int64GetDatum(internal_pages);
-	values[2] = Int32GetDatum(has_root ? (int32) root_level + 1 : 0);
-	if (max_avail > 0)
-		values[3] = Float8GetDatum(ou_round(100.0 - free_space / max_avail * 100.0, 2));
-	else
-		nulls[3] = true;
-	if (leaf_pages > 0)
-		values[4] = Float8GetDatum(ou_round((double) fragments / (double) leaf_pages * 100.0, 2));
-	else
-		nulls[4] = true;
-	values[5] = Int64GetDatum(deleted_pages);
-	values[6] = Int64GetDatum(empty_pages);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	return ou_index_shape_datum(fcinfo, &sh);
 }

@@ -11,17 +11,23 @@
  */
 #include "postgres.h"
 
+#include "access/xlog_internal.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/hsearch.h"
 #include "utils/pg_lsn.h"
 #include "utils/tuplestore.h"
 
+#include "citus.h"
 #include "diag.h"
 #include "util.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(index_splits);
+
+/* The hint of both errors for WAL no longer on disk. */
+#define OU_SPLITS_REMOVED_HINT \
+	"Use a later start_lsn (pg_ls_waldir() lists the WAL still on disk), or keep more WAL with wal_keep_size or a replication slot."
 
 
 /*
@@ -46,11 +52,21 @@ ou_check_lsn_range(FunctionCallInfo fcinfo, XLogRecPtr *start, XLogRecPtr *end)
 	}
 	oldest = ou_wal_oldest_lsn();
 	if (*start < oldest)
+	{
+		char		fname[MAXFNAMELEN];
+		TimeLineID	tli;
+		XLogSegNo	segno;
+
+		(void) ou_wal_available_upto(&tli);
+		XLByteToSeg(*start, segno, wal_segment_size);
+		XLogFileName(fname, tli, segno, wal_segment_size);
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
-				 errmsg("WAL at start_lsn %X/%X is not available", LSN_FORMAT_ARGS(*start)),
-				 errdetail("The oldest WAL on disk starts at %X/%X.", LSN_FORMAT_ARGS(oldest)),
-				 errhint("Use a start_lsn at or after that position.")));
+				 errmsg("requested WAL segment %s has already been removed", fname),
+				 errdetail("start_lsn is %X/%X; the oldest WAL on disk starts at %X/%X.",
+						   LSN_FORMAT_ARGS(*start), LSN_FORMAT_ARGS(oldest)),
+				 errhint("%s", OU_SPLITS_REMOVED_HINT)));
+	}
 	if (*start > flush)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -92,8 +108,9 @@ index_splits(PG_FUNCTION_ARGS)
 	OuWalScan  *scan;
 	OuWalScanStatus st;
 
-	ou_check_wal_read_privilege("index_splits");
 	ou_check_lsn_range(fcinfo, &start, &end);
+	/* On a Citus coordinator, the indexes of Citus tables are elsewhere. */
+	ou_citus_notice_node_only("index_splits");
 	ou_init_materialized_srf(fcinfo);
 
 	counts = ou_split_tally_create("index_splits counts", 64);
@@ -103,8 +120,7 @@ index_splits(PG_FUNCTION_ARGS)
 	while ((st = ou_wal_scan_next(scan)) == OU_WAL_RECORD)
 		(void) ou_split_tally_count(counts, scan->reader, true);
 	if (st == OU_WAL_REMOVED)
-		ou_wal_scan_error_removed(scan,
-								  "Use a later start_lsn (pg_ls_waldir() lists the WAL still on disk), or keep more WAL with wal_keep_size or a replication slot.");
+		ou_wal_scan_error_removed(scan, OU_SPLITS_REMOVED_HINT);
 	ou_wal_scan_end(scan);
 
 	hash_seq_init(&seq, counts);

@@ -7,9 +7,10 @@
  * Nothing here waits for WAL: our page_read callback bounds every read by
  * the flush pointer (replay pointer on a standby), and opens the segment
  * file itself so that a segment removed by a checkpoint is reported to the
- * caller instead of raising an error.  PG14 has neither a no-wait page
- * reader nor XLogFindNextRecord in the backend; we carry our own version of
- * both, so all versions take the same code path.
+ * caller instead of raising an error (no version has a no-wait page reader
+ * for the backend).  The first record at or after a start position is found
+ * with core's XLogFindNextRecord from 15 on (compat.h).  Every record's main
+ * data is checked for length before it is decoded.
  *
  * IDENTIFICATION
  *	  src/walscan.c
@@ -35,7 +36,6 @@ typedef struct OuWalScanPriv
 {
 	OuWalScan	pub;
 	MemoryContextCallback cb;	/* frees the reader when the context goes */
-	char	   *hdrbuf;			/* page buffer for finding the first record */
 } OuWalScanPriv;
 
 static int	ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
@@ -85,7 +85,6 @@ ou_wal_scan_begin(XLogRecPtr start, XLogRecPtr end, bool skip_removed)
 	scan->need_find = true;
 	scan->find_lsn = start;
 	scan->next_lsn = start;
-	priv->hdrbuf = palloc(XLOG_BLCKSZ);
 
 	scan->reader = XLogReaderAllocate(wal_segment_size, NULL,
 									  XL_ROUTINE(.page_read = ou_page_read,
@@ -262,75 +261,28 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 
 /*
  * Position the reader on the first record starting at or after find_lsn and
- * read it (XLogFindNextRecord's logic).  Returns that record, or NULL with
- * page_end / page_removed set.
+ * read it (XLogFindNextRecord: core's from 15 on, compat.c's copy on 14).
+ * Returns that record, or NULL with page_end / page_removed set.
  */
 static XLogRecord *
-ou_find_first_record(OuWalScanPriv *priv)
+ou_find_first_record(OuWalScan *scan)
 {
-	OuWalScan  *scan = &priv->pub;
 	XLogReaderState *state = scan->reader;
-	XLogRecPtr	target = scan->find_lsn;
-	XLogRecPtr	pageptr = target - (target % XLOG_BLCKSZ);
-	XLogRecPtr	recptr;
-	char	   *errormsg;
+	XLogRecord *rec;
+	char	   *errormsg = NULL;
 
-	for (;;)
-	{
-		XLogPageHeader hdr = (XLogPageHeader) priv->hdrbuf;
-		int			count;
-		uint32		hdrsize;
-
-		count = ou_page_read(state, pageptr, SizeOfXLogShortPHD, target, priv->hdrbuf);
-		if (count < 0)
-			return NULL;
-		hdrsize = XLogPageHeaderSize(hdr);
-		if (count < (int) hdrsize)
-		{
-			scan->page_end = true;
-			return NULL;
-		}
-		if (!XLogReaderValidatePageHeader(state, pageptr, priv->hdrbuf))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("invalid WAL page header at %X/%X: %s",
-							LSN_FORMAT_ARGS(pageptr), state->errormsg_buf)));
-
-		if (hdr->xlp_info & XLP_FIRST_IS_CONTRECORD)
-		{
-			/* The page starts with the tail of a record: skip it. */
-			if (MAXALIGN(hdr->xlp_rem_len) >= (XLOG_BLCKSZ - hdrsize))
-			{
-				pageptr += XLOG_BLCKSZ;
-				continue;
-			}
-			recptr = pageptr + hdrsize + MAXALIGN(hdr->xlp_rem_len);
-		}
-		else
-			recptr = pageptr + hdrsize;
-		break;
-	}
-
-	XLogBeginRead(state, recptr);
-	for (;;)
-	{
-		XLogRecord *rec;
-
-		CHECK_FOR_INTERRUPTS();
+	if (!XLogRecPtrIsInvalid(ou_xlog_find_next_record(state, scan->find_lsn)))
 		rec = XLogReadRecord(state, &errormsg);
-		if (rec == NULL)
-		{
-			if (!scan->page_end && !scan->page_removed)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("could not read WAL at %X/%X%s%s",
-								LSN_FORMAT_ARGS(state->EndRecPtr),
-								errormsg ? ": " : "", errormsg ? errormsg : "")));
-			return NULL;
-		}
-		if (state->ReadRecPtr >= target)
-			return rec;
-	}
+	else
+		rec = NULL;
+	if (rec == NULL && !scan->page_end && !scan->page_removed)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("could not read WAL at or after %X/%X%s%s",
+						LSN_FORMAT_ARGS(scan->find_lsn),
+						errormsg ? ": " : (state->errormsg_buf[0] ? ": " : ""),
+						errormsg ? errormsg : state->errormsg_buf)));
+	return rec;
 }
 
 /*
@@ -339,7 +291,6 @@ ou_find_first_record(OuWalScanPriv *priv)
 OuWalScanStatus
 ou_wal_scan_next(OuWalScan *scan)
 {
-	OuWalScanPriv *priv = (OuWalScanPriv *) scan;
 	XLogReaderState *state = scan->reader;
 
 	if (state == NULL)
@@ -355,7 +306,7 @@ ou_wal_scan_next(OuWalScan *scan)
 		scan->page_removed = false;
 
 		if (scan->need_find)
-			rec = ou_find_first_record(priv);
+			rec = ou_find_first_record(scan);
 		else
 		{
 			if (scan->need_begin)
@@ -429,6 +380,20 @@ ou_wal_scan_next(OuWalScan *scan)
 }
 
 /*
+ * ERROR for a record whose main data is shorter than its type requires
+ * (corrupt WAL, or a record this code misreads): never read past it.
+ */
+void
+ou_wal_bad_record(XLogReaderState *r, const char *what, size_t need)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("invalid %s record at %X/%X", what, LSN_FORMAT_ARGS(r->ReadRecPtr)),
+			 errdetail("Its main data is %u bytes long; at least %zu are needed.",
+					   (unsigned) XLogRecGetDataLen(r), need)));
+}
+
+/*
  * Classify the current record as a B-tree split (see walscan.h).
  */
 OuSplitKind
@@ -447,7 +412,10 @@ ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level
 	{
 		xl_btree_split xlrec;
 
-		memcpy(&xlrec, XLogRecGetData(r), sizeof(xlrec));
+		if (XLogRecGetDataLen(r) < SizeOfBtreeSplit)
+			ou_wal_bad_record(r, "btree split", SizeOfBtreeSplit);
+		memset(&xlrec, 0, sizeof(xlrec));
+		memcpy(&xlrec, XLogRecGetData(r), SizeOfBtreeSplit);
 		lvl = xlrec.level;
 		kind = (lvl == 0) ? OU_SPLIT_LEAF : OU_SPLIT_UPPER;
 	}
@@ -455,7 +423,10 @@ ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level
 	{
 		xl_btree_newroot xlrec;
 
-		memcpy(&xlrec, XLogRecGetData(r), sizeof(xlrec));
+		if (XLogRecGetDataLen(r) < SizeOfBtreeNewroot)
+			ou_wal_bad_record(r, "btree newroot", SizeOfBtreeNewroot);
+		memset(&xlrec, 0, sizeof(xlrec));
+		memcpy(&xlrec, XLogRecGetData(r), SizeOfBtreeNewroot);
 		lvl = xlrec.level;
 		if (lvl == 0)
 			return OU_SPLIT_NONE;	/* first root of an empty index */

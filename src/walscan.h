@@ -19,8 +19,8 @@
  *	ou_wal_scan_end(scan);
  *
  * - start: any LSN.  The scan returns the records that START at or after it
- *	 (like XLogFindNextRecord, which PG14 lacks in the backend: walscan.c has
- *	 its own copy of the logic, so every version behaves the same).
+ *	 (XLogFindNextRecord: core's from 15 on, a copy of its logic in compat.c
+ *	 on 14, whose backend lacks it).
  * - end: the scan returns only records that END at or before it (the rule of
  *	 pg_walinspect), then OU_WAL_END.  InvalidXLogRecPtr = follow the flush
  *	 pointer (replay pointer on a standby): the scan returns every complete
@@ -102,6 +102,12 @@ extern OuWalScanStatus ou_wal_scan_next(OuWalScan *scan);
 extern void ou_wal_scan_end(OuWalScan *scan);
 extern void ou_wal_scan_error_removed(OuWalScan *scan, const char *hint);
 extern XLogRecPtr ou_wal_oldest_lsn(void);
+
+/*
+ * ERROR (XX001) for a record whose main data is shorter than need bytes:
+ * every decoder checks XLogRecGetDataLen() first and calls this.
+ */
+extern void ou_wal_bad_record(XLogReaderState *r, const char *what, size_t need);
 
 /*
  * Classify the current record: the kind of B-tree split, the index's

@@ -24,7 +24,8 @@ SELECT is(pg_get_function_result('index_splits(pg_lsn, pg_lsn)'::regprocedure),
 SELECT is(pg_get_function_result('explain_writes(text)'::regprocedure),
 	'TABLE(relation regclass, relfilenode oid, kind text, wal_records bigint, wal_bytes bigint, wal_fpi bigint, '
 	'leaf_splits bigint, upper_splits bigint, blocks_added bigint, rows bigint, seconds double precision, '
-	'shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint, shared_blks_written bigint)',
+	'shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint, shared_blks_written bigint, '
+	'note text)',
 	'explain_writes columns');
 SELECT is(pg_get_function_result('index_shape(regclass)'::regprocedure),
 	'record', 'index_shape returns one record');
@@ -55,7 +56,8 @@ SELECT is(
 	'explain_writes:u heap_locality:r index_shape:s index_splits:s',
 	'parallel labels: explain_writes runs statements (unsafe), heap_locality runs queries (restricted)');
 
--- Privileges: the WAL readers only for pg_read_server_files (and superusers).
+-- Privileges (GRANT decides; these are the defaults): the WAL readers only for
+-- pg_read_server_files (and superusers), index_shape for pg_stat_scan_tables.
 CREATE ROLE ou_tap_plain;
 CREATE ROLE ou_tap_reader IN ROLE pg_read_server_files;
 SELECT ok(NOT has_function_privilege('ou_tap_plain', 'index_splits(pg_lsn, pg_lsn)', 'EXECUTE'),
@@ -66,8 +68,9 @@ SELECT ok(has_function_privilege('pg_read_server_files', 'index_splits(pg_lsn, p
 	'index_splits: granted to pg_read_server_files');
 SELECT ok(has_function_privilege('ou_tap_reader', 'explain_writes(text)', 'EXECUTE'),
 	'explain_writes: executable by members of pg_read_server_files');
-SELECT ok(has_function_privilege('ou_tap_plain', 'index_shape(regclass)', 'EXECUTE'),
-	'index_shape: executable by anyone (checks owner / pg_stat_scan_tables itself)');
+SELECT ok(NOT has_function_privilege('ou_tap_plain', 'index_shape(regclass)', 'EXECUTE')
+		  AND has_function_privilege('pg_stat_scan_tables', 'index_shape(regclass)', 'EXECUTE'),
+	'index_shape: granted to pg_stat_scan_tables, not to PUBLIC (pgstatindex''s default)');
 SELECT ok(has_function_privilege('ou_tap_plain', 'heap_locality(regclass, name)', 'EXECUTE'),
 	'heap_locality: executable by anyone (runs with the caller''s privileges)');
 SELECT ok(has_table_privilege('ou_tap_plain', 'extend_lock_waits', 'SELECT'),
