@@ -46,14 +46,14 @@ DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
 # contrib modules dblink, pgstattuple and, on 15+, pg_walinspect, and the test
 # module (make install-test-module).
 REGRESS = generators generators_striped generators_time_keys \
-	diag_shape diag_splits diag_explain_writes diag_extend_waits walscan \
+	diag_shape diag_splits diag_explain_writes walscan \
 	collector_not_preloaded bench_insert bench_load bench_locality bench_security citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # ISOLATION: isolation specs (specs/NAME.spec, expected/NAME.out) for what
 # needs a forced interleaving of sessions; make installcheck runs them after
 # REGRESS.
-ISOLATION = generators_striped_sessions
+ISOLATION = generators_striped_sessions diag_extend_waits
 ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the

@@ -54,8 +54,9 @@
  * for one session, 2.2 for uuid_v7_nextval).
  *
  * The edge: the session whose stripe is the highest of the newest block
- * inserts at the right edge of the index, where nbtree splits the rightmost
- * page 90:10; its pages end 90 % full without fill keys, and without them
+ * inserts at the right edge of the index, where nbtree's split of the
+ * rightmost page leaves the left page 90 % full: its pages end 90 % full
+ * without fill keys, and without them
  * it keeps nbtree's cached rightmost leaf for every key, as
  * uuid_v7_nextval() does.  So at each point where a run of fill keys would
  * start, a session asks generators_edge.c whether its (block, stripe) is the
@@ -83,7 +84,7 @@
  * that did not run its exit callbacks (a crash or an immediate shutdown)
  * followed within its lead by another on the same PGPROC number, a wall
  * clock stepping back, and more than 4096 processes at once.
-
+ *
  * The state is the session's own (tagged with its PID, as in random.c) and
  * shared by all the tables a session inserts into with this generator.
  *

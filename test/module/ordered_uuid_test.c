@@ -5,8 +5,8 @@
  *	  use, built and installed by the test harness (test/module/Makefile),
  *	  never part of a release's library.
  *
- * ou_hold_extension_lock holds a relation extension lock until a given
- * number of backends wait for it, so that the extend_lock_waits test is
+ * ou_extension_lock takes a relation extension lock held until the end of
+ * the transaction block, so that the test of extension lock waits is
  * deterministic on every version (on PG16+ extension waits are rare).
  * ou_test_wal_scan probes the WAL scanner's worker-facing behaviour (skipping
  * removed WAL, END being repeatable), which no SQL function of the extension
@@ -28,6 +28,7 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -51,58 +52,32 @@
 
 PG_MODULE_MAGIC;
 
-PG_FUNCTION_INFO_V1(ou_hold_extension_lock);
+PG_FUNCTION_INFO_V1(ou_extension_lock);
 
 /*
- * ou_hold_extension_lock(rel regclass, waiters int, linger_ms int,
- *						  timeout_ms int) RETURNS int
+ * ou_extension_lock(rel regclass) RETURNS void
  *
- * Takes rel's extension lock, waits until at least "waiters" backends queue
- * for it (or timeout_ms passes), keeps it linger_ms longer, releases it and
- * returns the largest number of waiters seen.
+ * Takes rel's extension lock and returns holding it until the transaction
+ * block ends.  An isolation spec holds the lock this way across steps, so
+ * that the tester sees the inserts that queue behind it as blocked.
  */
 Datum
-ou_hold_extension_lock(PG_FUNCTION_ARGS)
+ou_extension_lock(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	int32		want = PG_GETARG_INT32(1);
-	int32		linger_ms = PG_GETARG_INT32(2);
-	int32		timeout_ms = PG_GETARG_INT32(3);
 	Relation	rel;
-	TimestampTz start;
-	TimestampTz reached = 0;
-	int			most = 0;
 
 	if (!superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only superusers may hold a relation extension lock")));
-
-	rel = relation_open(relid, AccessShareLock);
+	if (!IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+				 errmsg("a relation extension lock is held past the statement only in a transaction block")));
+	rel = relation_open(PG_GETARG_OID(0), AccessShareLock);
 	LockRelationForExtension(rel, ExclusiveLock);
-	start = GetCurrentTimestamp();
-	for (;;)
-	{
-		/* The count includes us, the holder. */
-		int			n = RelationExtensionLockWaiterCount(rel) - 1;
-		TimestampTz now = GetCurrentTimestamp();
-
-		if (n > most)
-			most = n;
-		if (n >= want && reached == 0)
-			reached = now;
-		if (reached != 0 && TimestampDifferenceExceeds(reached, now, linger_ms))
-			break;
-		if (TimestampDifferenceExceeds(start, now, timeout_ms))
-			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 10L, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-	UnlockRelationForExtension(rel, ExclusiveLock);
-	relation_close(rel, AccessShareLock);
-	PG_RETURN_INT32(most);
+	relation_close(rel, NoLock);
+	PG_RETURN_VOID();
 }
 
 PG_FUNCTION_INFO_V1(ou_test_wal_scan);
