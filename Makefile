@@ -97,7 +97,7 @@ check-frozen:
 	@sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) | grep -v '^--' >check-frozen.tmp; \
 	grep -v '^--' $(FROZEN) | cmp -s - check-frozen.tmp; status=$$?; rm -f check-frozen.tmp; \
 	[ $$status = 0 ] || { \
-		echo "extension/*.sql no longer assemble to $(FROZEN), the install script of the released SQL version $(EXTVERSION): an SQL change needs a new version (see Development in README.md)" >&2; \
+		echo "extension/*.sql no longer assemble to $(FROZEN), the install script of the released SQL version $(EXTVERSION): an SQL change needs a new version (see doc/development.md)" >&2; \
 		exit 1; }
 
 installcheck-preload:

@@ -12,7 +12,7 @@
 # rounds (default 5), the functions interleaved in every round; the median is
 # reported as calls/s and as a ratio to gen_random_uuid().  "net" subtracts the
 # count(1) time, i.e. the cost of the call itself.
-# Goal (README, Generator speed): time and v7 >= 3x gen_random_uuid(),
+# Goal (doc/results.md, Generator speed): time and v7 >= 3x gen_random_uuid(),
 # sequence >= 2x (on the plain calls/s of the query above).
 # Knobs: N (default 1000000; the query text uses 1e6 when N = 1000000), ROUNDS,
 # MACHINE_NOTE, KEEP_WORK.
