@@ -89,6 +89,8 @@ DROP EXTENSION ordered_uuid;
 \i sql/include/upgrade_from.sql
 \set from 1.1.0
 \i sql/include/upgrade_from.sql
+\set from 1.1.1
+\i sql/include/upgrade_from.sql
 
 \c :origdb
 DROP DATABASE regress_ou_upgrade;
