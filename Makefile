@@ -49,7 +49,7 @@ REGRESS_OPTS = --load-extension=$(EXTENSION)
 # make installcheck-preload runs each in a temporary instance that pg_regress
 # starts (--temp-instance) with the settings of sql/NAME.conf (--temp-config),
 # under CHECK_DIR; like initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail
+PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check

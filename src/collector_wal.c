@@ -44,8 +44,12 @@ static OuWalScan *ou_scan = NULL;
 static uint64 ou_scan_skipped_reported = 0;
 static uint64 ou_scan_records_reported = 0;
 
-/* relfilenodes the current slice saw die, pruned at its flush */
+/*
+ * relfilenodes the current slice saw die, pruned at its flush, and whether
+ * each had counts of the slice (an entry too, pruned before it was shared)
+ */
 static OuRelFileLocator *ou_dead = NULL;
+static bool *ou_dead_local = NULL;
 static int	ou_ndead = 0;
 static int	ou_dead_cap = 0;
 
@@ -68,6 +72,7 @@ ou_splits_follow_stop(void)
 	ou_wal_cxt = NULL;
 	ou_scan = NULL;
 	ou_dead = NULL;
+	ou_dead_local = NULL;
 	ou_ndead = ou_dead_cap = 0;
 	/* when turned on again, start afresh at the flush position */
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
@@ -154,7 +159,8 @@ ou_splits_flush(HTAB *local)
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
 	/* the dead first: local counts are of what came after their death */
 	for (i = 0; i < ou_ndead; i++)
-		if (hash_search(ou_split_htab, &ou_dead[i], HASH_REMOVE, NULL) != NULL)
+		if (hash_search(ou_split_htab, &ou_dead[i], HASH_REMOVE, NULL) != NULL ||
+			ou_dead_local[i])
 			ou_shared->split_pruned++;
 	ou_ndead = 0;
 	for (k = 0; k < n; k++)
@@ -226,12 +232,20 @@ ou_splits_note_dead(HTAB *local, XLogReaderState *r)
 		if (ou_ndead == ou_dead_cap)
 		{
 			ou_dead_cap = Max(64, ou_dead_cap * 2);
-			ou_dead = ou_dead == NULL ?
-				MemoryContextAlloc(ou_wal_cxt, sizeof(OuRelFileLocator) * ou_dead_cap) :
-				repalloc(ou_dead, sizeof(OuRelFileLocator) * ou_dead_cap);
+			if (ou_dead == NULL)
+			{
+				ou_dead = MemoryContextAlloc(ou_wal_cxt, sizeof(OuRelFileLocator) * ou_dead_cap);
+				ou_dead_local = MemoryContextAlloc(ou_wal_cxt, sizeof(bool) * ou_dead_cap);
+			}
+			else
+			{
+				ou_dead = repalloc(ou_dead, sizeof(OuRelFileLocator) * ou_dead_cap);
+				ou_dead_local = repalloc(ou_dead_local, sizeof(bool) * ou_dead_cap);
+			}
 		}
 		ou_relfile_copy(&ou_dead[ou_ndead], &dead[i]);
-		(void) hash_search(local, &ou_dead[ou_ndead], HASH_REMOVE, NULL);
+		ou_dead_local[ou_ndead] =
+			hash_search(local, &ou_dead[ou_ndead], HASH_REMOVE, NULL) != NULL;
 		ou_ndead++;
 	}
 }
