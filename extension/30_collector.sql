@@ -98,8 +98,10 @@ GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
 -- New objects rather than new columns of wait_profile / collector_info(),
 -- whose OUT columns could change only by DROP, breaking users' views on
 -- them.  With their settings off they raise 55000 (collector_detail_info()
--- always answers).  Query ids of another role's processes are NULL unless
--- the caller is a member of that role or of pg_read_all_stats.
+-- always answers).  A process whose wait event pg_stat_activity hides from
+-- the caller (another role's, or one without a role, unless the caller is a
+-- member of that role or of pg_read_all_stats) is folded into anonymous rows
+-- of wait_profile_detail and left out of wait_history (in C).
 
 CREATE FUNCTION ordered_uuid_wait_profile_detail(
 	OUT database name, OUT backend_type text, OUT wait_event_type text,
