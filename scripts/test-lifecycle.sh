@@ -66,8 +66,7 @@ report() {
 check() {
 	local got
 	got=$(sql "$2" "$3" 2>&1) || true
-	[ "$got" = t ]
-	report "$1" $? "$3 -> $got"
+	if [ "$got" = t ]; then report "$1" 0; else report "$1" 1 "$3 -> $got"; fi
 }
 # await DIR QUERY: until QUERY answers t (errors, say while the server
 # restarts, count as not yet); after wait_s seconds a failed check
@@ -137,8 +136,9 @@ check "after a crash: shared state reinitialised and consistent" "$primary" \
 	"SELECT c.stats_reset >= '$t_crash' AND c.split_entries = (SELECT count(*) FROM ordered_uuid_index_split_stats())
 		AND c.split_entries <= c.max_entries AND c.split_dropped = 0 AND c.wal_start IS NOT NULL
 	   FROM collector_info() c"
-grep -q "all server processes terminated; reinitializing" "$primary/server.log"
-report "after a crash: the server reinitialised (its log says so)" $?
+rc=0
+grep -q "all server processes terminated; reinitializing" "$primary/server.log" || rc=$?
+report "after a crash: the server reinitialised (its log says so)" $rc
 sql "$primary" "CREATE TABLE c (id int PRIMARY KEY); INSERT INTO c SELECT generate_series(1, 20000)"
 caught_up "$primary"
 exact "after a crash: a new index's splits counted exactly" "$primary" c_pkey
@@ -153,8 +153,9 @@ start "$standby"
 await "$standby" "SELECT pg_is_in_recovery()"
 check "standby: collector_info() says it is in recovery, with no worker" "$standby" \
 	"SELECT state = 'recovery' AND worker_pid IS NULL FROM collector_info()"
-sql "$standby" "SELECT count(*) FROM index_split_stats" 2>&1 | grep -q "does not run during recovery"
-report "standby: the views say why they are empty (a NOTICE)" $?
+rc=0
+sql "$standby" "SELECT count(*) FROM index_split_stats" 2>&1 | grep "does not run during recovery" >/dev/null || rc=$?
+report "standby: the views say why they are empty (a NOTICE)" $rc
 lsn0=$(sql "$primary" "CREATE TABLE d (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)
 sql "$primary" "INSERT INTO d SELECT generate_series(1, 20000)"
 lsn1=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")

@@ -171,7 +171,13 @@ ou_xlog_determine_timeline(XLogReaderState *state, XLogRecPtr page, uint32 len,
 #if PG_VERSION_NUM >= 150000
 	XLogReadDetermineTimeline(state, page, len, curtli);
 #else
-	(void) curtli;
+
+	/*
+	 * 14 reads the current timeline from ThisTimeLineID, which a backend on
+	 * a standby never sets (0): set it to the replay timeline first, as
+	 * core's read_local_xlog_page does on 14.
+	 */
+	ThisTimeLineID = curtli;
 	XLogReadDetermineTimeline(state, page, len);
 #endif
 }
