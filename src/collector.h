@@ -102,7 +102,7 @@ typedef struct OuSplitEntry
 	uint64		last_used;
 } OuSplitEntry;
 
-/* where a table's entries keep last_used, and its counters in OuShared */
+/* the counters of one bounded table, in OuShared */
 typedef struct OuTableCounters
 {
 	uint64		dropped;		/* samples (split records) whose key did not fit */
