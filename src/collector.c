@@ -407,7 +407,8 @@ ou_collector_main(Datum main_arg)
 		now = GetCurrentTimestamp();
 		if (now >= next)
 		{
-			int			n = ou_sample_all(samples, maxprocs);
+			int			n = ou_sample_all(samples, maxprocs,
+										  ou_profile_queries || ou_history_size > 0);
 			int64		weight;
 
 			/* a sample stands for the time since the previous round */

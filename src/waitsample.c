@@ -10,12 +10,14 @@
  *     process's PGPROC (as pg_stat_activity reads them: no lock).
  *   - backend_type, the state and the query id come from core's snapshot
  *     of the backend status array, the public interface pg_stat_activity
- *     reads (pgstat_fetch_stat_numbackends and the local entries), taken
- *     once per round and matched to PGPROCs by pid.  A process without an
- *     entry is not sampled: before PG 17 an exited process leaves its pid
- *     in its PGPROC, and processes that never connect (shared-memory-only
- *     workers) have none.  ou_sample_proc alone (a benchmark's leader)
- *     reads PGPROC only.
+ *     reads (pgstat_fetch_stat_numbackends and the local entries), matched
+ *     to PGPROCs by pid, taken in a round only when that round needs it
+ *     (ou_sample_all); a process's backend type is remembered from one
+ *     snapshot to the next.  A process without an entry is not sampled:
+ *     processes that never connect (shared-memory-only workers) have none;
+ *     nor is one whose latch its pid no longer owns (before PG 17 an exited
+ *     process leaves its pid in its PGPROC).  ou_sample_proc alone (a
+ *     benchmark's leader) reads PGPROC only.
  *   - "active" (on CPU) means: wait_event_info == 0, and the process is not
  *     a client backend whose status says idle (a client between two
  *     messages).  Code paths that block without reporting a wait event also
@@ -43,8 +45,10 @@
 
 #include "pgstat.h"
 #include "port/atomics.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
 #include "utils/backend_status.h"
+#include "utils/memutils.h"
 
 #include "compat.h"
 #include "waitsample.h"
@@ -193,48 +197,112 @@ ou_sample_max_procs(void)
 }
 
 /*
- * ou_sample_all
- *		Sample every live process except the caller itself into out[0..max),
- *		returning how many were written: ou_sample_proc's plain reads of
- *		PGPROC (plus a partition lock taken briefly for each extension-lock
- *		waiter), completed from the backend status snapshot (ou_status_load,
- *		taken first).  No lock is held between processes, so callers do
- *		their hash work afterwards with nothing held.
+ * What the last snapshot said of the process at each PGPROC (index: its
+ * number in ProcGlobal->allProcs): its pid, whether it had a status entry,
+ * and its backend type, which stays the same for the process's life.
  */
-int
-ou_sample_all(OuWaitSample *out, int max)
+typedef struct OuProcMemo
+{
+	int			pid;			/* 0: nothing known */
+	bool		has_status;
+	BackendType backend_type;
+} OuProcMemo;
+
+static OuProcMemo *ou_memo = NULL;
+
+/*
+ * ou_sample_procs
+ *		ou_sample_proc of every process but the caller, into out[0..max);
+ *		returns how many.  Sets *need when the memo cannot complete them
+ *		(see ou_sample_all); leaves out a process that exited (its latch
+ *		no longer owned by its pid: before 17 an exited process leaves its
+ *		pid in its PGPROC) or that the memo knows to have no status.
+ */
+static int
+ou_sample_procs(OuWaitSample *out, int max, bool want_queryid, bool *need)
 {
 	uint32		nprocs = ProcGlobal->allProcCount;
-	OuStatus   *status = palloc(sizeof(OuStatus) * nprocs);
-	int			nstatus = ou_status_load(status, (int) nprocs);
 	uint32		i;
 	int			n = 0;
 
+	*need = want_queryid;
 	for (i = 0; i < nprocs && n < max; i++)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
-		const OuStatus *st;
+		OuProcMemo *m = &ou_memo[i];
 		OuWaitSample *s = &out[n];
 
 		CHECK_FOR_INTERRUPTS();
 		if (proc == MyProc || !ou_sample_proc(proc, s))
 			continue;
+		if (((volatile Latch *) &proc->procLatch)->owner_pid != s->pid)
+			continue;			/* exited (or not started yet) */
+		if (m->pid != s->pid || !m->has_status)
+			*need = true;		/* new here, or still without a status */
+		else if (s->wait_event_info == 0 && m->backend_type == B_BACKEND)
+			*need = true;		/* running, or idle between two messages? */
+		n++;
+	}
+	return n;
+}
 
-		/*
-		 * Before 17 an exited process leaves its pid in PGPROC; it has no
-		 * status any more, so a process without one is not sampled (nor one
-		 * started after the snapshot: it is sampled next round).
-		 */
-		st = ou_status_find(status, nstatus, s->pid);
+/*
+ * ou_sample_all
+ *		Sample every live process except the caller itself into out[0..max),
+ *		returning how many were written: ou_sample_proc's plain reads of
+ *		PGPROC (plus a partition lock taken briefly for each extension-lock
+ *		waiter), completed with the backend type, the state and, when
+ *		want_queryid, the query id from core's backend status snapshot
+ *		(ou_status_load).  The snapshot costs a copy of every process's
+ *		status, so it is taken only when needed: for query ids, for a new
+ *		process (or one without a status yet), or to tell a client backend
+ *		on CPU from one idle between two messages.  Otherwise the backend
+ *		type comes from the memo of the last snapshot, and a process not
+ *		waiting is on CPU.  No lock is held between processes, so callers
+ *		do their hash work afterwards with nothing held.
+ */
+int
+ou_sample_all(OuWaitSample *out, int max, bool want_queryid)
+{
+	uint32		nprocs = ProcGlobal->allProcCount;
+	OuStatus   *status;
+	int			nstatus,
+				n,
+				k,
+				kept = 0;
+	bool		need;
+
+	if (ou_memo == NULL)
+		ou_memo = MemoryContextAllocZero(TopMemoryContext, sizeof(OuProcMemo) * nprocs);
+	n = ou_sample_procs(out, max, want_queryid, &need);
+	if (!need)
+	{
+		for (k = 0; k < n; k++)
+			out[k].backend_type = ou_memo[out[k].procno].backend_type;
+		return n;
+	}
+
+	status = palloc(sizeof(OuStatus) * nprocs);
+	nstatus = ou_status_load(status, (int) nprocs);
+	for (k = 0; k < n; k++)
+	{
+		OuWaitSample *s = &out[k];
+		const OuStatus *st = ou_status_find(status, nstatus, s->pid);
+		OuProcMemo *m = &ou_memo[s->procno];
+
+		m->pid = s->pid;
+		m->has_status = st != NULL;
+		m->backend_type = st != NULL ? st->backend_type : B_INVALID;
+		/* no status: exited, or never connects; not sampled */
 		if (st == NULL)
 			continue;
 		s->backend_type = st->backend_type;
 		/* between statements the status keeps the previous statement's id */
-		s->queryid = st->state == STATE_RUNNING ? st->queryid : 0;
+		s->queryid = want_queryid && st->state == STATE_RUNNING ? st->queryid : 0;
 		if (s->wait_event_info == 0)
 			s->active = !(s->backend_type == B_BACKEND && st->state == STATE_IDLE);
-		n++;
+		out[kept++] = *s;
 	}
 	pfree(status);
-	return n;
+	return kept;
 }
