@@ -57,12 +57,14 @@ ISOLATION = generators_striped_sessions diag_extend_waits
 ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
-# collector's (the library preloaded), diag_minimal (wal_level = minimal) and
-# generators_striped_reuse (two connection slots).  make installcheck-preload
+# collector's (the library preloaded; collector_churn with 20,000 cycles of DDL
+# churn), diag_minimal (wal_level = minimal) and generators_striped_reuse (two
+# connection slots).  make installcheck-preload
 # runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
 # initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail diag_minimal generators_striped_reuse
+PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn diag_minimal \
+	generators_striped_reuse
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check

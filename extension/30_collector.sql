@@ -71,13 +71,15 @@ CREATE FUNCTION collector_info(
 	OUT extend_entries bigint, OUT extend_dropped bigint,
 	OUT split_entries bigint, OUT split_dropped bigint,
 	OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
-	OUT wal_skipped_bytes bigint)
+	OUT wal_skipped_bytes bigint, OUT profile_evicted bigint,
+	OUT extend_evicted bigint, OUT split_evicted bigint,
+	OUT split_pruned bigint, OUT state text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION collector_info() IS
-'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries and samples dropped per table, WAL followed and skipped';
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, and state (running, recovery, stopped)';
 
 CREATE FUNCTION ordered_uuid_reset()
 RETURNS void
@@ -96,8 +98,10 @@ GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
 -- New objects rather than new columns of wait_profile / collector_info(),
 -- whose OUT columns could change only by DROP, breaking users' views on
 -- them.  With their settings off they raise 55000 (collector_detail_info()
--- always answers).  Query ids of another role's processes are NULL unless
--- the caller is a member of that role or of pg_read_all_stats.
+-- always answers).  A process whose wait event pg_stat_activity hides from
+-- the caller (another role's, or one without a role, unless the caller is a
+-- member of that role or of pg_read_all_stats) is folded into anonymous rows
+-- of wait_profile_detail and left out of wait_history (in C).
 
 CREATE FUNCTION ordered_uuid_wait_profile_detail(
 	OUT database name, OUT backend_type text, OUT wait_event_type text,
@@ -141,12 +145,12 @@ CREATE FUNCTION collector_detail_info(
 	OUT profile_queries boolean, OUT profile_pids boolean,
 	OUT detail_entries bigint, OUT detail_dropped bigint,
 	OUT history_size integer, OUT history_entries bigint,
-	OUT history_overwritten bigint)
+	OUT history_overwritten bigint, OUT detail_evicted bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_detail_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION collector_detail_info() IS
-'the collector''s optional parts: dimensions of the detailed wait profile, its entries and dropped samples, and the history ring''s size, samples held and samples overwritten since the last reset';
+'the collector''s optional parts: dimensions of the detailed wait profile, its entries, dropped samples and evicted entries, and the history ring''s size, samples held and samples overwritten since the last reset';
 
 GRANT SELECT ON wait_profile_detail, wait_history TO PUBLIC;

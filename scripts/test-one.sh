@@ -6,7 +6,9 @@
 #   2. pg_regress (make installcheck) on a server without the library preloaded;
 #   3. the pgTAP tests (test/*.sql) with pg_prove, on the same server;
 #   4. the collector's suites (make installcheck-preload): pg_regress starts a
-#      temporary instance for each, with its settings from sql/NAME.conf.
+#      temporary instance for each, with its settings from sql/NAME.conf;
+#   5. the lifecycle checks (scripts/test-lifecycle.sh): restart, crash,
+#      standby and promotion with real servers.
 # Stops its server on every exit path; exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -58,4 +60,8 @@ fi
 	done
 	show_diffs "$check"/*-out/regression.diffs
 }
+
+ou_log "[$label] lifecycle: restart, crash, standby, promotion"
+OU_LIFECYCLE_BUILT=1 "$OU_ROOT/scripts/test-lifecycle.sh" "$pg_config" "$dir/lifecycle" ||
+	failures=$((failures + 1))
 [ $failures = 0 ]

@@ -41,32 +41,33 @@ CREATE FUNCTION pg_temp.keys_that_differ() RETURNS bigint LANGUAGE sql AS $$
 $$;
 
 -- what the current role, neither superuser nor pg_read_all_stats, sees in
--- the detailed views: its own sleeping session (pid own_pid, query id
--- own_qid) in full; every other row (another role's process or one without
--- a role, as pg_stat_activity hides their wait events) with pid, userid and
--- queryid NULL; such rows are there, in this database (another role's
--- pg_sleep) and without a database (the auxiliary processes)
+-- the detailed views, as pg_stat_activity shows it a process's wait event
+-- and query id only for its own role's sessions: its own sleeping session
+-- (pid own_pid, query id own_qid) in full in both views; every other
+-- process (another role's, or one without a role) in wait_profile_detail
+-- only within anonymous rows (pid, userid and queryid NULL), one per key of
+-- wait_profile, another role's pg_sleep among them; and in wait_history not
+-- at all (a sample's time would single out its session)
 CREATE FUNCTION pg_temp.role_view(own_pid int, own_qid bigint)
-RETURNS TABLE (view text, own_rows_shown bool, other_rows_hidden bool,
-			   other_sleep_counted bool, no_role_rows_hidden bool)
+RETURNS TABLE (own_rows_shown bool, others_anonymous bool, anonymous_rows_folded bool,
+			   other_sleep_counted bool, own_history_shown bool, history_only_own bool)
 LANGUAGE sql AS $$
 	WITH me AS (SELECT oid FROM pg_roles WHERE rolname = current_user),
-	rows AS (SELECT 'wait_profile_detail' AS view, pid, userid, queryid, datid, wait_event
-			   FROM wait_profile_detail
-			 UNION ALL
-			 SELECT 'wait_history', pid, userid, queryid, datid, wait_event
-			   FROM wait_history)
-	SELECT view,
-		   bool_or(pid = own_pid AND userid = me.oid AND queryid = own_qid
-				   AND wait_event = 'PgSleep'),
-		   bool_and(coalesce(userid = me.oid, false) OR (pid IS NULL AND userid IS NULL AND queryid IS NULL)),
-		   bool_or(wait_event = 'PgSleep' AND pid IS NULL AND userid IS NULL
-				   AND datid = (SELECT oid FROM pg_database WHERE datname = current_database())),
-		   -- (a session of the caller's own role may be sampled while it
-		   -- connects, before it has a database)
-		   bool_and(coalesce(userid = me.oid, false) OR (pid IS NULL AND userid IS NULL))
-			   FILTER (WHERE datid = 0)
-	  FROM rows, me GROUP BY view ORDER BY view
+	d AS (SELECT * FROM wait_profile_detail),
+	h AS (SELECT * FROM wait_history)
+	SELECT (SELECT bool_or(pid = own_pid AND userid = me.oid AND queryid = own_qid
+						   AND wait_event = 'PgSleep') FROM d),
+		   (SELECT bool_and(coalesce(userid = me.oid, false)
+							OR (pid IS NULL AND userid IS NULL AND queryid IS NULL)) FROM d),
+		   (SELECT count(*) = count(DISTINCT (datid, backend_type, wait_event_type, wait_event))
+			  FROM d WHERE userid IS NULL),
+		   (SELECT bool_or(wait_event = 'PgSleep' AND userid IS NULL
+						   AND datid = (SELECT oid FROM pg_database WHERE datname = current_database()))
+			  FROM d),
+		   (SELECT bool_or(pid = own_pid AND userid = me.oid AND queryid = own_qid
+						   AND wait_event = 'PgSleep') FROM h),
+		   (SELECT bool_and(coalesce(userid = me.oid, false) AND pid IS NOT NULL) FROM h)
+	  FROM me
 $$;
 
 SELECT name, setting, context FROM pg_settings
@@ -176,9 +177,10 @@ SELECT pg_temp.wait_rounds(5) AS sampling_again;
 --
 -- 4. Visibility: the database rule of wait_profile; and, as pg_stat_activity
 -- shows a process's wait event only to members of its role and of
--- pg_read_all_stats, the pid, role and query id of any other process are
--- NULL.  Checked with the worker asleep while the sessions of regress_ou_q1,
--- of regress_ou_q2, and one in a database regress_ou_q2 may not connect to are
+-- pg_read_all_stats, any other process is folded into anonymous rows of
+-- wait_profile_detail and left out of wait_history (pg_temp.role_view).
+-- Checked with the worker asleep while the sessions of regress_ou_q1, two of
+-- regress_ou_q2, and one in a database regress_ou_q2 may not connect to are
 -- sleeping, so that every role reads the same tables and the (short) history
 -- holds their samples.
 --
@@ -191,13 +193,17 @@ SELECT dblink_connect('q1', pg_temp.connstr('regress_ou_q1'));
 SELECT t.p AS q1_pid FROM dblink('q1', 'SELECT pg_backend_pid()') AS t(p int) \gset
 SELECT dblink_connect('q2', pg_temp.connstr('regress_ou_q2'));
 SELECT t.p AS q2_pid FROM dblink('q2', 'SELECT pg_backend_pid()') AS t(p int) \gset
+SELECT dblink_connect('q2b', pg_temp.connstr('regress_ou_q2'));
+SELECT t.p AS q2b_pid FROM dblink('q2b', 'SELECT pg_backend_pid()') AS t(p int) \gset
 SELECT dblink_connect('hidden2', replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=regress_ou_hidden2'));
 SELECT t.p AS hidden_pid FROM dblink('hidden2', 'SELECT pg_backend_pid()') AS t(p int) \gset
 SELECT dblink_send_query('q1', 'SELECT pg_sleep(3)');
 SELECT dblink_send_query('q2', 'SELECT pg_sleep(3)');
+SELECT dblink_send_query('q2b', 'SELECT pg_sleep(3)');
 SELECT dblink_send_query('hidden2', 'SELECT pg_sleep(3)');
 SELECT query_id AS q1_qid FROM pg_temp.wait_event_of(:q1_pid, 'PgSleep') \gset
 SELECT query_id AS q2_qid FROM pg_temp.wait_event_of(:q2_pid, 'PgSleep') \gset
+SELECT query_id IS NOT NULL AS q2b_sleeping FROM pg_temp.wait_event_of(:q2b_pid, 'PgSleep');
 SELECT query_id IS NOT NULL AS hidden_sleeping FROM pg_temp.wait_event_of(:hidden_pid, 'PgSleep');
 SELECT :'q1_qid' <> '' AND :'q2_qid' <> '' AS q1_q2_sleeping;
 SELECT pg_temp.wait_rounds(3) AS sampled_sleepers;
@@ -243,10 +249,12 @@ SELECT * FROM dblink_get_result('q1') AS t(x text);
 SELECT * FROM dblink_get_result('q1') AS t(x text);
 SELECT * FROM dblink_get_result('q2') AS t(x text);
 SELECT * FROM dblink_get_result('q2') AS t(x text);
+SELECT * FROM dblink_get_result('q2b') AS t(x text);
+SELECT * FROM dblink_get_result('q2b') AS t(x text);
 SELECT * FROM dblink_get_result('hidden2') AS t(x text);
 SELECT * FROM dblink_get_result('hidden2') AS t(x text);
 
 SELECT dblink_disconnect(c)
-  FROM unnest(ARRAY['sleeper', 'waiter', 'holder', 'noqid', 'q1', 'q2', 'hidden2']) c;
+  FROM unnest(ARRAY['sleeper', 'waiter', 'holder', 'noqid', 'q1', 'q2', 'q2b', 'hidden2']) c;
 DROP DATABASE regress_ou_hidden2;
 DROP ROLE regress_ou_q1, regress_ou_q2;

@@ -81,7 +81,7 @@ ou_collector_define_gucs(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("ordered_uuid.max_entries",
 							"Capacity of each of the collector's shared tables (wait profile, extension lock statistics, split counts, detailed wait profile).",
-							"Samples whose key does not fit are counted as dropped.",
+							"When a table is full, its least recently used entries are evicted to make room for a new key.",
 							&ou_max_entries,
 							5000, 1, 1000000,
 							PGC_POSTMASTER,
@@ -198,10 +198,11 @@ ou_detail_add(const OuWaitSample *s, int64 weight_us)
 		key.pid = s->pid;
 	if (ou_profile_queries)
 		key.queryid = s->queryid;
-	de = hash_search(ou_detail_htab, &key, HASH_ENTER_NULL, &found);
+	de = ou_table_enter(ou_detail_htab, &key, offsetof(OuDetailEntry, last_used),
+						&ou_shared->detail, &found);
 	if (de == NULL)
 	{
-		ou_shared->detail_dropped++;
+		ou_shared->detail.dropped++;
 		return;
 	}
 	if (!found)
@@ -262,9 +263,10 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 		key.dbid = s[i].dbid;
 		key.backend_type = (int32) s[i].backend_type;
 		key.wait_event_info = s[i].wait_event_info;
-		pe = hash_search(ou_profile_htab, &key, HASH_ENTER_NULL, &found);
+		pe = ou_table_enter(ou_profile_htab, &key, offsetof(OuProfileEntry, last_used),
+							&ou_shared->profile, &found);
 		if (pe == NULL)
-			ou_shared->profile_dropped++;
+			ou_shared->profile.dropped++;
 		else
 		{
 			if (!found)
@@ -296,9 +298,10 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 			memset(&ekey, 0, sizeof(ekey));
 			ekey.dbid = s[i].extend_dbid;
 			ekey.relid = s[i].extend_relid;
-			ee = hash_search(ou_extend_htab, &ekey, HASH_ENTER_NULL, &found);
+			ee = ou_table_enter(ou_extend_htab, &ekey, offsetof(OuExtendEntry, last_used),
+								&ou_shared->extend, &found);
 			if (ee == NULL)
-				ou_shared->extend_dropped++;
+				ou_shared->extend.dropped++;
 			else
 			{
 				if (!found)
@@ -404,7 +407,8 @@ ou_collector_main(Datum main_arg)
 		now = GetCurrentTimestamp();
 		if (now >= next)
 		{
-			int			n = ou_sample_all(samples, maxprocs);
+			int			n = ou_sample_all(samples, maxprocs,
+										  ou_profile_queries || ou_history_size > 0);
 			int64		weight;
 
 			/* a sample stands for the time since the previous round */

@@ -36,6 +36,7 @@ typedef struct OuProfileEntry
 	OuProfileKey key;
 	uint64		samples;
 	int64		time_us;		/* sum of the sampling periods of the samples */
+	uint64		last_used;		/* OuShared.use_clock when last counted */
 } OuProfileEntry;
 
 /*
@@ -59,6 +60,7 @@ typedef struct OuDetailEntry
 	OuDetailKey key;
 	uint64		samples;
 	int64		time_us;
+	uint64		last_used;
 } OuDetailEntry;
 
 /* one sample of the history ring (ordered_uuid.history_size) */
@@ -87,10 +89,25 @@ typedef struct OuExtendEntry
 	int64		time_us;		/* estimated wait time */
 	int32		max_waiters;	/* most waiters seen in one sample */
 	TimestampTz last_wait;		/* time of the last sample that saw a waiter */
+	uint64		last_used;
 } OuExtendEntry;
 
-/* the shared split counts: OuSplitTally entries (walscan.h) */
-typedef OuSplitTally OuSplitEntry;
+/* the shared split counts: the counts of an OuSplitTally (walscan.h) */
+typedef struct OuSplitEntry
+{
+	OuRelFileLocator key;
+	uint64		leaf_splits;
+	uint64		upper_splits;
+	uint64		root_splits;
+	uint64		last_used;
+} OuSplitEntry;
+
+/* the counters of one bounded table, in OuShared */
+typedef struct OuTableCounters
+{
+	uint64		dropped;		/* samples (split records) whose key did not fit */
+	uint64		evicted;		/* entries removed to make room */
+} OuTableCounters;
 
 typedef struct OuShared
 {
@@ -100,10 +117,12 @@ typedef struct OuShared
 	TimestampTz worker_started;
 	TimestampTz stats_reset;
 	uint64		ticks;			/* sampling rounds since reset */
-	uint64		profile_dropped;	/* samples whose key did not fit */
-	uint64		extend_dropped;
-	uint64		split_dropped;	/* split records whose index did not fit */
-	uint64		detail_dropped; /* samples whose detailed key did not fit */
+	uint64		use_clock;		/* ticks on every use of an entry (last_used) */
+	OuTableCounters profile;	/* samples dropped, entries evicted */
+	OuTableCounters extend;
+	OuTableCounters split;		/* dropped: split records */
+	OuTableCounters detail;
+	uint64		split_pruned;	/* entries of relfilenodes dropped in the WAL */
 	uint64		history_written;	/* samples written to the ring since reset */
 	XLogRecPtr	wal_start;		/* where the split counts begin (start or reset) */
 	XLogRecPtr	wal_reached;	/* how far it has read */
@@ -127,6 +146,12 @@ extern int	ou_history_size;
 /* collector_shmem.c: the shared state's size, request and initialisation */
 extern void ou_shmem_install_hooks(void);
 extern void ou_collector_check_loaded(void);
+extern const char *ou_collector_state(int worker_pid);
+extern void ou_collector_notice_idle(void);
+
+/* collector_evict.c: entering keys into the bounded tables (lock held) */
+extern void *ou_table_enter(HTAB *htab, const void *key, Size used_offset,
+							OuTableCounters *counters, bool *found);
 
 /* collector.c: the background worker and its settings */
 extern int	ou_sample_interval;
@@ -168,6 +193,7 @@ typedef void (*OuRowFiller) (const void *entry, OuVisibility *vis,
 extern void ou_visibility_init(OuVisibility *v);
 extern bool ou_db_visible(OuVisibility *v, Oid dbid);
 extern bool ou_role_visible(OuVisibility *v, Oid roleid);
+extern void *ou_copy_table(HTAB *htab, Size entrysize, int *count);
 extern void ou_emit_rows(FunctionCallInfo fcinfo, const char *entries, int n,
 						 Size entrysize, Size dbid_offset, OuRowFiller fill);
 extern void ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize,

@@ -10,12 +10,17 @@
  * Both parts exist only when their settings ask for them at server start;
  * reading one that is off raises SQLSTATE 55000 with a hint naming the
  * setting.  Visibility is that of wait_profile (collector_views.c): rows of
- * a database the caller may not connect to only for pg_read_all_stats.  In
- * the rows shown, a process the caller may not see (ou_role_visible:
- * another role's, or one without a role, to a caller who is neither a
- * member of that role nor of pg_read_all_stats, as pg_stat_activity hides
- * its wait event) has its pid, role and query id NULL: its wait event is
- * counted, as in wait_profile, but not tied to a process or a role.
+ * a database the caller may not connect to only for pg_read_all_stats.
+ * Within those, per-process, per-role and per-query detail is shown as
+ * pg_stat_activity shows a process's wait event and query id: for the
+ * processes of roles the caller has the privileges of (has_privs_of_role),
+ * or for every process to members of pg_read_all_stats.  Every other
+ * process (another role's, or one without a role such as the checkpointer)
+ * is folded: in wait_profile_detail its samples are added to one anonymous
+ * row per key of wait_profile (database, backend type, wait event) with
+ * pid, userid and queryid NULL -- no more than wait_profile shows everyone
+ * --, and wait_history, whose rows are single samples with their time,
+ * leaves its samples out.
  *
  * IDENTIFICATION
  *	  src/collector_detail.c
@@ -37,8 +42,8 @@ PG_FUNCTION_INFO_V1(ordered_uuid_wait_history);
 PG_FUNCTION_INFO_V1(ordered_uuid_collector_detail_info);
 
 /* a row of wait_profile_detail: the columns of wait_profile, then
- * queryid, pid, userid (all three NULL for a process the caller may not
- * see, see the file header) */
+ * queryid, pid, userid (all three NULL in the anonymous rows, see the file
+ * header) */
 static void
 ou_detail_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 {
@@ -59,12 +64,76 @@ ou_detail_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 }
 
 /*
+ * ou_detail_fold
+ *		Fold the entries e[0..n) of processes the caller may not see into
+ *		one anonymous entry per (database, backend type, wait event), in
+ *		place; returns the new count.
+ */
+static int
+ou_detail_fold(OuDetailEntry *e, int n)
+{
+	OuVisibility vis;
+	HASHCTL		info;
+	HTAB	   *anon;
+	int			i,
+				kept = 0;
+
+	ou_visibility_init(&vis);
+	if (vis.read_all)
+		return n;
+	memset(&info, 0, sizeof(info));
+	info.keysize = sizeof(OuProfileKey);
+	info.entrysize = sizeof(OuProfileKey) + sizeof(int);
+	info.hcxt = CurrentMemoryContext;
+	anon = hash_create("ordered_uuid anonymous rows", 64, &info,
+					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	for (i = 0; i < n; i++)
+	{
+		OuProfileKey key;
+		char	   *slot;
+		bool		found;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ou_role_visible(&vis, e[i].key.roleid))
+		{
+			e[kept++] = e[i];
+			continue;
+		}
+		memset(&key, 0, sizeof(key));
+		key.dbid = e[i].key.dbid;
+		key.backend_type = e[i].key.backend_type;
+		key.wait_event_info = e[i].key.wait_event_info;
+		slot = hash_search(anon, &key, HASH_ENTER, &found);
+		if (found)
+		{
+			OuDetailEntry *a = &e[*(int *) (slot + sizeof(OuProfileKey))];
+
+			a->samples += e[i].samples;
+			a->time_us += e[i].time_us;
+			continue;
+		}
+		*(int *) (slot + sizeof(OuProfileKey)) = kept;
+		e[kept] = e[i];
+		/* no role, pid or query id: ou_detail_row shows them NULL */
+		e[kept].key.roleid = InvalidOid;
+		e[kept].key.pid = 0;
+		e[kept].key.queryid = 0;
+		kept++;
+	}
+	hash_destroy(anon);
+	return kept;
+}
+
+/*
  * ordered_uuid_wait_profile_detail
  *		Rows of the view wait_profile_detail.
  */
 Datum
 ordered_uuid_wait_profile_detail(PG_FUNCTION_ARGS)
 {
+	OuDetailEntry *rows;
+	int			n;
+
 	ou_collector_check_loaded();
 	if (ou_detail_htab == NULL)
 		ereport(ERROR,
@@ -72,14 +141,36 @@ ordered_uuid_wait_profile_detail(PG_FUNCTION_ARGS)
 				 errmsg("the detailed wait profile is off"),
 				 errdetail("It is kept only when ordered_uuid.profile_queries or ordered_uuid.profile_pids is on at server start."),
 				 errhint("Set ordered_uuid.profile_queries or ordered_uuid.profile_pids to on and restart the server.")));
-	ou_emit_table(fcinfo, ou_detail_htab, sizeof(OuDetailEntry),
-				  offsetof(OuDetailEntry, key.dbid), ou_detail_row);
+	rows = ou_copy_table(ou_detail_htab, sizeof(OuDetailEntry), &n);
+	n = ou_detail_fold(rows, n);
+	ou_emit_rows(fcinfo, (const char *) rows, n, sizeof(OuDetailEntry),
+				 offsetof(OuDetailEntry, key.dbid), ou_detail_row);
 	return (Datum) 0;
 }
 
+/*
+ * ou_history_visible
+ *		Keep, in place and in order, the samples of processes the caller
+ *		may see; returns how many.
+ */
+static int
+ou_history_visible(OuHistoryItem *items, int n)
+{
+	OuVisibility vis;
+	int			i,
+				kept = 0;
+
+	ou_visibility_init(&vis);
+	for (i = 0; i < n; i++)
+		if (ou_role_visible(&vis, items[i].roleid))
+			items[kept++] = items[i];
+	return kept;
+}
+
 /* a row of wait_history: sample_time, pid, database, backend_type,
- * wait_event_type, wait_event, queryid, datid, userid (pid, queryid and
- * userid NULL for a process the caller may not see, see the file header) */
+ * wait_event_type, wait_event, queryid, datid, userid (only samples of
+ * processes the caller may see, see the file header; userid NULL for a
+ * process without a role, shown to pg_read_all_stats) */
 static void
 ou_history_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 {
@@ -130,6 +221,7 @@ ordered_uuid_wait_history(PG_FUNCTION_ARGS)
 	memcpy(items + (n - first), ou_history, sizeof(OuHistoryItem) * first);
 	LWLockRelease(ou_shared->lock);
 
+	n = ou_history_visible(items, n);
 	ou_emit_rows(fcinfo, (const char *) items, n, sizeof(OuHistoryItem),
 				 offsetof(OuHistoryItem, dbid), ou_history_row);
 	return (Datum) 0;
@@ -145,9 +237,10 @@ Datum
 ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[7];
-	bool		nulls[7];
+	Datum		values[8];
+	bool		nulls[8];
 	uint64		dropped,
+				evicted,
 				written;
 	long		nd = 0;
 	uint64		held;
@@ -157,7 +250,8 @@ ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 
 	LWLockAcquire(ou_shared->lock, LW_SHARED);
-	dropped = ou_shared->detail_dropped;
+	dropped = ou_shared->detail.dropped;
+	evicted = ou_shared->detail.evicted;
 	written = ou_shared->history_written;
 	if (ou_detail_htab != NULL)
 		nd = hash_get_num_entries(ou_detail_htab);
@@ -172,5 +266,6 @@ ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
 	values[4] = Int32GetDatum(ou_history_size);
 	values[5] = Int64GetDatum((int64) held);
 	values[6] = Int64GetDatum((int64) (written - held));
+	values[7] = Int64GetDatum((int64) evicted);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -7,8 +7,8 @@
  *
  * Three fixed-size shared hash tables (ordered_uuid.max_entries entries
  * each, allocated at startup, never grown): the wait profile, the extension
- * lock statistics and the split counts.  A key that does not fit is counted
- * as dropped in OuShared.  Two more parts exist only when their settings
+ * lock statistics and the split counts.  A new key finds room by evicting
+ * the least recently used entries of a full table (collector_evict.c).  Two more parts exist only when their settings
  * (all PGC_POSTMASTER, since they size this memory) ask for them: the
  * detailed wait profile, a fourth table of max_entries entries
  * (ordered_uuid.profile_queries or profile_pids on), and the history ring of
@@ -23,6 +23,7 @@
  */
 #include "postgres.h"
 
+#include "access/xlog.h"
 #include "storage/ipc.h"
 #include "storage/shmem.h"
 
@@ -161,4 +162,38 @@ ou_collector_check_loaded(void)
 				 errmsg("the ordered_uuid collector is not running"),
 				 errdetail("The collector's shared memory exists only when ordered_uuid is loaded at server start."),
 				 errhint("Add ordered_uuid to shared_preload_libraries and restart the server.")));
+}
+
+/*
+ * ou_collector_state
+ *		What collector_info().state says: "running" while the worker runs,
+ *		"recovery" while the server is a standby (or recovering: the worker
+ *		starts when recovery ends), "stopped" between a worker's exit and
+ *		its restart.
+ */
+const char *
+ou_collector_state(int worker_pid)
+{
+	if (worker_pid != 0)
+		return "running";
+	if (RecoveryInProgress())
+		return "recovery";
+	return "stopped";
+}
+
+/*
+ * ou_collector_notice_idle
+ *		Before a collector view answers during recovery: a NOTICE saying
+ *		why it is empty (the worker samples and follows the WAL only on a
+ *		server that is not in recovery).
+ */
+void
+ou_collector_notice_idle(void)
+{
+	if (RecoveryInProgress())
+		ereport(NOTICE,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the ordered_uuid collector does not run during recovery"),
+				 errdetail("The collector starts when the server is promoted or recovery ends; until then its views hold nothing sampled on this server."),
+				 errhint("Query the primary, or see collector_info().state.")));
 }

@@ -16,10 +16,10 @@
  * shown to everyone).  The detailed profile and the history follow the same
  * database rule and also carry each process's pid, role and query id:
  * pg_stat_activity shows a process's wait event and query id only to
- * members of its role and of pg_read_all_stats, so for any other process --
- * another role's, or one without a role such as the checkpointer -- those
- * three columns are NULL (ou_role_visible), and its wait event cannot be
- * tied to a process or a role.
+ * members of its role and of pg_read_all_stats (ou_role_visible), so any
+ * other process -- another role's, or one without a role such as the
+ * checkpointer -- is folded into anonymous rows or left out
+ * (collector_detail.c).
  *
  * IDENTIFICATION
  *	  src/collector_views.c
@@ -121,7 +121,7 @@ ou_role_visible(OuVisibility *v, Oid roleid)
  *		Copy every entry of a shared table into a palloc'd array (under the
  *		LWLock in shared mode, released before returning).
  */
-static void *
+void *
 ou_copy_table(HTAB *htab, Size entrysize, int *count)
 {
 	HASH_SEQ_STATUS seq;
@@ -166,6 +166,7 @@ ou_emit_rows(FunctionCallInfo fcinfo, const char *entries, int n, Size entrysize
 	ou_init_materialized_srf(fcinfo);
 	if (rsinfo->setDesc->natts > OU_MAX_COLUMNS)
 		elog(ERROR, "too many result columns");
+	ou_collector_notice_idle();
 	ou_visibility_init(&vis);
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "ordered_uuid row",
 								   ALLOCSET_SMALL_SIZES);
@@ -359,14 +360,15 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 /*
  * ordered_uuid_collector_info
  *		One row about the collector itself: its worker, the tables' use and
- *		capacity, what was dropped, and how far it has followed the WAL.
+ *		capacity, what was dropped and evicted, how far it has followed the
+ *		WAL, and its state.
  */
 Datum
 ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[15];
-	bool		nulls[15];
+	Datum		values[20];
+	bool		nulls[20];
 	OuShared	copy;
 	long		np,
 				ne,
@@ -392,17 +394,23 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	values[3] = Int64GetDatum((int64) copy.ticks);
 	values[4] = Int32GetDatum(copy.max_entries);
 	values[5] = Int64GetDatum((int64) np);
-	values[6] = Int64GetDatum((int64) copy.profile_dropped);
+	values[6] = Int64GetDatum((int64) copy.profile.dropped);
 	values[7] = Int64GetDatum((int64) ne);
-	values[8] = Int64GetDatum((int64) copy.extend_dropped);
+	values[8] = Int64GetDatum((int64) copy.extend.dropped);
 	values[9] = Int64GetDatum((int64) ns);
-	values[10] = Int64GetDatum((int64) copy.split_dropped);
+	values[10] = Int64GetDatum((int64) copy.split.dropped);
 	values[11] = LSNGetDatum(copy.wal_start);
 	nulls[11] = copy.wal_start == InvalidXLogRecPtr;
 	values[12] = LSNGetDatum(copy.wal_reached);
 	nulls[12] = copy.wal_reached == InvalidXLogRecPtr;
 	values[13] = Int64GetDatum((int64) copy.wal_records);
 	values[14] = Int64GetDatum((int64) copy.wal_skipped_bytes);
+	/* 1.2.0: evictions apart from drops, and the collector's state */
+	values[15] = Int64GetDatum((int64) copy.profile.evicted);
+	values[16] = Int64GetDatum((int64) copy.extend.evicted);
+	values[17] = Int64GetDatum((int64) copy.split.evicted);
+	values[18] = Int64GetDatum((int64) copy.split_pruned);
+	values[19] = CStringGetTextDatum(ou_collector_state(copy.worker_pid));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
@@ -440,10 +448,11 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 	if (ou_detail_htab != NULL)
 		ou_clear_table(ou_detail_htab);
 	ou_shared->ticks = 0;
-	ou_shared->profile_dropped = 0;
-	ou_shared->extend_dropped = 0;
-	ou_shared->split_dropped = 0;
-	ou_shared->detail_dropped = 0;
+	memset(&ou_shared->profile, 0, sizeof(OuTableCounters));
+	memset(&ou_shared->extend, 0, sizeof(OuTableCounters));
+	memset(&ou_shared->split, 0, sizeof(OuTableCounters));
+	memset(&ou_shared->detail, 0, sizeof(OuTableCounters));
+	ou_shared->split_pruned = 0;
 	ou_shared->history_written = 0;
 	/* the WAL counters describe what the split counts cover: since now */
 	ou_shared->wal_start = ou_shared->wal_reached;

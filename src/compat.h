@@ -59,31 +59,14 @@
  */
 
 /*
- * Slots of the shared PgBackendStatus array ("Backend Status Array" in the
- * shared memory index), as backend_status.c sizes it.
+ * Entry idx (1-based) of core's local snapshot of the backend status array
+ * (pgstat_fetch_stat_local_beentry before 16).
  */
-#if PG_VERSION_NUM >= 170000
-#define OU_NUM_BACKEND_STAT_SLOTS	(MaxBackends + NUM_AUXILIARY_PROCS)
+#if PG_VERSION_NUM >= 160000
+#define ou_local_beentry(idx)	pgstat_get_local_beentry_by_index(idx)
 #else
-#define OU_NUM_BACKEND_STAT_SLOTS	(MaxBackends + NUM_AUXPROCTYPES)
+#define ou_local_beentry(idx)	pgstat_fetch_stat_local_beentry(idx)
 #endif
-
-/*
- * The slot of the backend status array that the process owning proc uses,
- * or -1 when it cannot be told from PGPROC (auxiliary processes before 17:
- * their slot is MaxBackends + their AuxProcType, found by pid instead).
- */
-static inline int
-ou_proc_status_slot(PGPROC *proc)
-{
-#if PG_VERSION_NUM >= 170000
-	return (int) (proc - ProcGlobal->allProcs);
-#else
-	BackendId	id = proc->backendId;
-
-	return id != InvalidBackendId ? id - 1 : -1;
-#endif
-}
 
 /* Reserve the GUC prefix (EmitWarningsOnPlaceholders before 15). */
 #if PG_VERSION_NUM >= 150000
@@ -131,6 +114,33 @@ typedef struct OuRelFileLocator
 } OuRelFileLocator;
 
 /*
+ * Core's relation file identity (RelFileLocator from 16, RelFileNode
+ * before), the relfilenodes a parsed commit or abort record lists as
+ * dropped, and a copy of one into ours.
+ */
+#if PG_VERSION_NUM >= 160000
+typedef RelFileLocator OuCoreRelFile;
+#define OU_PARSED_XACT_RELS(parsed)	((parsed).xlocators)
+#else
+typedef RelFileNode OuCoreRelFile;
+#define OU_PARSED_XACT_RELS(parsed)	((parsed).xnodes)
+#endif
+
+static inline void
+ou_relfile_copy(OuRelFileLocator *out, const OuCoreRelFile *in)
+{
+#if PG_VERSION_NUM >= 160000
+	out->spcOid = in->spcOid;
+	out->dbOid = in->dbOid;
+	out->relNumber = in->relNumber;
+#else
+	out->spcOid = in->spcNode;
+	out->dbOid = in->dbNode;
+	out->relNumber = in->relNode;
+#endif
+}
+
+/*
  * The position up to which WAL is known to be on disk (the flush pointer on a
  * primary, the replay pointer on a standby) and the timeline it belongs to.
  */
@@ -163,7 +173,13 @@ ou_xlog_determine_timeline(XLogReaderState *state, XLogRecPtr page, uint32 len,
 #if PG_VERSION_NUM >= 150000
 	XLogReadDetermineTimeline(state, page, len, curtli);
 #else
-	(void) curtli;
+
+	/*
+	 * 14 reads the current timeline from ThisTimeLineID, which a backend on
+	 * a standby never sets (0): set it to the replay timeline first, as
+	 * core's read_local_xlog_page does on 14.
+	 */
+	ThisTimeLineID = curtli;
 	XLogReadDetermineTimeline(state, page, len);
 #endif
 }

@@ -8,17 +8,23 @@
  * What one sample holds and how it is read:
  *   - pid, database, role and wait_event_info are plain reads of the
  *     process's PGPROC (as pg_stat_activity reads them: no lock).
- *   - backend_type comes from the process's slot of the shared backend
- *     status array (located once through the shared memory index), checked
- *     against the pid.  A process without a matching slot is not sampled:
- *     before PG 17 an exited process leaves its pid in its PGPROC, and
- *     processes that never connect (shared-memory-only workers) have none.
+ *   - backend_type, the state and the query id come from core's snapshot
+ *     of the backend status array, the public interface pg_stat_activity
+ *     reads (pgstat_fetch_stat_numbackends and the local entries), matched
+ *     to PGPROCs by pid, taken in a round only when that round needs it
+ *     (ou_sample_all); a process's backend type is remembered from one
+ *     snapshot to the next.  A process without an entry is not sampled:
+ *     processes that never connect (shared-memory-only workers) have none;
+ *     nor is one whose latch its pid no longer owns (before PG 17 an exited
+ *     process leaves its pid in its PGPROC).  ou_sample_proc alone (a
+ *     benchmark's leader) reads PGPROC only.
  *   - "active" (on CPU) means: wait_event_info == 0, and the process is not
  *     a client backend whose status says idle (a client between two
  *     messages).  Code paths that block without reporting a wait event also
  *     count as active; that is the usual reading of "no wait event".
- *   - queryid is core's query id of the top-level statement (st_query_id,
- *     read with the status entry's change-count protocol), kept only while
+ *   - queryid is core's query id of the top-level statement (st_query_id
+ *     of the snapshot, which core copies with the entry's change-count
+ *     protocol), kept only while
  *     the process's state is active: between statements the status still
  *     holds the previous statement's id, which must not be charged with the
  *     client's think time.  0 when no id was computed (compute_query_id).
@@ -37,94 +43,78 @@
  */
 #include "postgres.h"
 
+#include "pgstat.h"
 #include "port/atomics.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
-#include "storage/shmem.h"
+#include "utils/backend_status.h"
+#include "utils/memutils.h"
 
 #include "compat.h"
 #include "waitsample.h"
 
-/* the shared backend status array, once found */
-static PgBackendStatus *ou_status_array = NULL;
-
-/*
- * ou_backend_status_array
- *		The server's shared PgBackendStatus array.  backend_status.c keeps
- *		its pointer static, but the array is registered in the shared memory
- *		index under a fixed name and size, so ShmemInitStruct finds it.
- */
-static PgBackendStatus *
-ou_backend_status_array(void)
+/* one process's backend status, from core's snapshot of them */
+typedef struct OuStatus
 {
-	if (ou_status_array == NULL)
-	{
-		bool		found;
-		Size		size = mul_size(sizeof(PgBackendStatus), OU_NUM_BACKEND_STAT_SLOTS);
-		void	   *p = ShmemInitStruct("Backend Status Array", size, &found);
+	int			pid;
+	BackendType backend_type;
+	BackendState state;
+	int64		queryid;
+} OuStatus;
 
-		if (!found)
-			elog(ERROR, "backend status array not found in shared memory");
-		ou_status_array = (PgBackendStatus *) p;
-	}
-	return ou_status_array;
+static int
+ou_status_cmp(const void *a, const void *b)
+{
+	int			l = ((const OuStatus *) a)->pid;
+	int			r = ((const OuStatus *) b)->pid;
+
+	return l < r ? -1 : (l > r ? 1 : 0);
 }
 
 /*
- * ou_status_for
- *		The backend status slot of proc (whose pid is pid), or NULL.  The
- *		slot's pid is compared with pid, so a slot being reused is ignored.
+ * ou_status_load
+ *		Every live process's backend status, sorted by pid, into out (room
+ *		for max), returning how many: core's local snapshot of its backend
+ *		status array (what pg_stat_activity reads, built with the array's
+ *		change-count protocol), copied and then discarded, so that the next
+ *		call takes a new one.
  */
-static volatile PgBackendStatus *
-ou_status_for(PGPROC *proc, int pid)
+static int
+ou_status_load(OuStatus *out, int max)
 {
-	PgBackendStatus *arr = ou_backend_status_array();
-	int			nslots = OU_NUM_BACKEND_STAT_SLOTS;
-	int			slot = ou_proc_status_slot(proc);
-	int			i;
+	int			nbe = pgstat_fetch_stat_numbackends();
+	int			i,
+				n = 0;
 
-	if (slot >= 0 && slot < nslots)
+	for (i = 1; i <= nbe && n < max; i++)
 	{
-		volatile PgBackendStatus *st = &arr[slot];
+		LocalPgBackendStatus *lbe = ou_local_beentry(i);
+		PgBackendStatus *be;
 
-		if (st->st_procpid == pid)
-			return st;
+		if (lbe == NULL)
+			continue;
+		be = &lbe->backendStatus;
+		if (be->st_procpid <= 0)
+			continue;
+		out[n].pid = be->st_procpid;
+		out[n].backend_type = be->st_backendType;
+		out[n].state = be->st_state;
+		out[n].queryid = (int64) be->st_query_id;
+		n++;
 	}
-	/* auxiliary processes (before 17): their slots follow MaxBackends */
-	for (i = MaxBackends; i < nslots; i++)
-	{
-		volatile PgBackendStatus *st = &arr[i];
-
-		if (st->st_procpid == pid)
-			return st;
-	}
-	return NULL;
+	pgstat_clear_backend_activity_snapshot();
+	qsort(out, n, sizeof(OuStatus), ou_status_cmp);
+	return n;
 }
 
-/*
- * ou_status_query_id
- *		The query id of the statement st's process is running, or 0 (not
- *		running a statement, no id computed, or the entry kept changing).
- */
-static int64
-ou_status_query_id(volatile PgBackendStatus *st)
+/* the status of pid among st[0..n), sorted by pid, or NULL */
+static const OuStatus *
+ou_status_find(const OuStatus *st, int n, int pid)
 {
-	int			tries;
+	OuStatus	key;
 
-	for (tries = 0; tries < 3; tries++)
-	{
-		int			before,
-					after;
-		BackendState state;
-		int64		queryid;
-
-		pgstat_begin_read_activity(st, before);
-		state = st->st_state;
-		queryid = (int64) st->st_query_id;
-		pgstat_end_read_activity(st, after);
-		if (pgstat_read_activity_complete(before, after))
-			return state == STATE_RUNNING ? queryid : 0;
-	}
-	return 0;
+	key.pid = pid;
+	return bsearch(&key, st, n, sizeof(OuStatus), ou_status_cmp);
 }
 
 /*
@@ -167,14 +157,15 @@ ou_extend_lock_target(PGPROC *proc, OuWaitSample *out)
 
 /*
  * ou_sample_proc
- *		Sample one process.  Returns false (and leaves *out undefined) if the
- *		PGPROC is unused, a prepared transaction, or has no backend status.
+ *		Sample one process from its PGPROC alone: pid, database, role, wait
+ *		event and, for a relation extension lock wait, the relation.  No
+ *		backend type or query id (B_INVALID, 0); "active" means not waiting.
+ *		Returns false (and leaves *out undefined) if the PGPROC is unused.
  */
 bool
 ou_sample_proc(PGPROC *proc, OuWaitSample *out)
 {
 	volatile PGPROC *vproc = proc;
-	volatile PgBackendStatus *st;
 	int			pid = vproc->pid;
 
 	if (pid == 0)
@@ -189,23 +180,9 @@ ou_sample_proc(PGPROC *proc, OuWaitSample *out)
 	out->backend_type = B_INVALID;
 	out->extend_dbid = InvalidOid;
 	out->extend_relid = InvalidOid;
-
-	/*
-	 * Before 17 an exited process leaves its pid in PGPROC; its status slot
-	 * is cleared, so a process without a matching slot is not sampled.
-	 */
-	st = ou_status_for(proc, pid);
-	if (st == NULL)
-		return false;
-	out->backend_type = st->st_backendType;
-	out->queryid = ou_status_query_id(st);
-
-	if (out->wait_event_info == 0)
-		out->active = !(out->backend_type == B_BACKEND &&
-						st->st_state == STATE_IDLE);
-	else if (out->wait_event_info == OU_WAIT_EXTEND_LOCK)
+	out->active = out->wait_event_info == 0;
+	if (out->wait_event_info == OU_WAIT_EXTEND_LOCK)
 		(void) ou_extend_lock_target(proc, out);
-
 	return true;
 }
 
@@ -220,29 +197,112 @@ ou_sample_max_procs(void)
 }
 
 /*
- * ou_sample_all
- *		Sample every live process except the caller itself into out[0..max),
- *		returning how many were written.  Only plain reads of PGPROC (plus a
- *		partition lock taken briefly for each extension-lock waiter): no lock
- *		is held between processes, so callers do their hash work afterwards
- *		with nothing held.
+ * What the last snapshot said of the process at each PGPROC (index: its
+ * number in ProcGlobal->allProcs): its pid, whether it had a status entry,
+ * and its backend type, which stays the same for the process's life.
  */
-int
-ou_sample_all(OuWaitSample *out, int max)
+typedef struct OuProcMemo
+{
+	int			pid;			/* 0: nothing known */
+	bool		has_status;
+	BackendType backend_type;
+} OuProcMemo;
+
+static OuProcMemo *ou_memo = NULL;
+
+/*
+ * ou_sample_procs
+ *		ou_sample_proc of every process but the caller, into out[0..max);
+ *		returns how many.  Sets *need when the memo cannot complete them
+ *		(see ou_sample_all); leaves out a process that exited (its latch
+ *		no longer owned by its pid: before 17 an exited process leaves its
+ *		pid in its PGPROC) or that the memo knows to have no status.
+ */
+static int
+ou_sample_procs(OuWaitSample *out, int max, bool want_queryid, bool *need)
 {
 	uint32		nprocs = ProcGlobal->allProcCount;
 	uint32		i;
 	int			n = 0;
 
+	*need = want_queryid;
 	for (i = 0; i < nprocs && n < max; i++)
 	{
 		PGPROC	   *proc = &ProcGlobal->allProcs[i];
+		OuProcMemo *m = &ou_memo[i];
+		OuWaitSample *s = &out[n];
 
 		CHECK_FOR_INTERRUPTS();
-		if (proc == MyProc)
+		if (proc == MyProc || !ou_sample_proc(proc, s))
 			continue;
-		if (ou_sample_proc(proc, &out[n]))
-			n++;
+		if (((volatile Latch *) &proc->procLatch)->owner_pid != s->pid)
+			continue;			/* exited (or not started yet) */
+		if (m->pid != s->pid || !m->has_status)
+			*need = true;		/* new here, or still without a status */
+		else if (s->wait_event_info == 0 && m->backend_type == B_BACKEND)
+			*need = true;		/* running, or idle between two messages? */
+		n++;
 	}
 	return n;
+}
+
+/*
+ * ou_sample_all
+ *		Sample every live process except the caller itself into out[0..max),
+ *		returning how many were written: ou_sample_proc's plain reads of
+ *		PGPROC (plus a partition lock taken briefly for each extension-lock
+ *		waiter), completed with the backend type, the state and, when
+ *		want_queryid, the query id from core's backend status snapshot
+ *		(ou_status_load).  The snapshot costs a copy of every process's
+ *		status, so it is taken only when needed: for query ids, for a new
+ *		process (or one without a status yet), or to tell a client backend
+ *		on CPU from one idle between two messages.  Otherwise the backend
+ *		type comes from the memo of the last snapshot, and a process not
+ *		waiting is on CPU.  No lock is held between processes, so callers
+ *		do their hash work afterwards with nothing held.
+ */
+int
+ou_sample_all(OuWaitSample *out, int max, bool want_queryid)
+{
+	uint32		nprocs = ProcGlobal->allProcCount;
+	OuStatus   *status;
+	int			nstatus,
+				n,
+				k,
+				kept = 0;
+	bool		need;
+
+	if (ou_memo == NULL)
+		ou_memo = MemoryContextAllocZero(TopMemoryContext, sizeof(OuProcMemo) * nprocs);
+	n = ou_sample_procs(out, max, want_queryid, &need);
+	if (!need)
+	{
+		for (k = 0; k < n; k++)
+			out[k].backend_type = ou_memo[out[k].procno].backend_type;
+		return n;
+	}
+
+	status = palloc(sizeof(OuStatus) * nprocs);
+	nstatus = ou_status_load(status, (int) nprocs);
+	for (k = 0; k < n; k++)
+	{
+		OuWaitSample *s = &out[k];
+		const OuStatus *st = ou_status_find(status, nstatus, s->pid);
+		OuProcMemo *m = &ou_memo[s->procno];
+
+		m->pid = s->pid;
+		m->has_status = st != NULL;
+		m->backend_type = st != NULL ? st->backend_type : B_INVALID;
+		/* no status: exited, or never connects; not sampled */
+		if (st == NULL)
+			continue;
+		s->backend_type = st->backend_type;
+		/* between statements the status keeps the previous statement's id */
+		s->queryid = want_queryid && st->state == STATE_RUNNING ? st->queryid : 0;
+		if (s->wait_event_info == 0)
+			s->active = !(s->backend_type == B_BACKEND && st->state == STATE_IDLE);
+		out[kept++] = *s;
+	}
+	pfree(status);
+	return kept;
 }

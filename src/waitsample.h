@@ -39,7 +39,7 @@ typedef struct OuWaitSample
 #define OU_WAIT_EXTEND_LOCK		(PG_WAIT_LOCK | LOCKTAG_RELATION_EXTEND)
 
 extern bool ou_sample_proc(struct PGPROC *proc, OuWaitSample *out);
-extern int	ou_sample_all(OuWaitSample *out, int max);
+extern int	ou_sample_all(OuWaitSample *out, int max, bool want_queryid);
 extern int	ou_sample_max_procs(void);
 
 #endif							/* ORDERED_UUID_WAITSAMPLE_H */

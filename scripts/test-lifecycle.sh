@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# scripts/test-lifecycle.sh [PG_CONFIG|MAJOR] [WORKDIR] -- the collector and
+# the WAL diagnostics across a server's life, with real servers: a restart, a
+# crash (kill -9 of a backend), a physical standby, and its promotion to a
+# new timeline.  Called by scripts/test-one.sh once per version (with
+# OU_LIFECYCLE_BUILT=1: the extension is built and installed already); run
+# alone it fetches PostgreSQL MAJOR (default 18) and builds and installs the
+# extension first.
+#
+# Prints one "ok N - what" or "not ok N - what" line per check and a last
+# line "lifecycle: N passed, M failed"; exits non-zero if any failed.  Every
+# wait gives up after OU_LC_WAIT seconds (default 60).  Stops its servers on
+# every exit path.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$OU_ROOT"
+
+arg=${1:-$OU_DEFAULT_VERSION}
+case $arg in
+*/*) pg_config=$arg ;;
+*) ou_base_deps; pg_config=$(ou_fetch_pg "$arg") ;;
+esac
+work=${2:-$(mktemp -d /tmp/ou-lifecycle.XXXXXX)}
+wait_s=${OU_LC_WAIT:-60}
+bindir=$("$pg_config" --bindir)
+label=$("$pg_config" --version)
+[ -n "${OU_LIFECYCLE_BUILT:-}" ] || ou_use_pg "$pg_config" "-Wall -Werror"
+export PATH LD_LIBRARY_PATH
+PATH=$bindir:$PATH
+LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+OU_SERVER_USER=$(ou_server_user)
+
+primary=$work/primary standby=$work/standby port=5432
+opts=(shared_preload_libraries=ordered_uuid wal_level=replica max_wal_senders=4
+	hot_standby=on wal_keep_size=256MB ordered_uuid.sample_interval=10)
+
+stop_all() {
+	local d
+	for d in "$primary" "$standby"; do
+		[ -f "$d/data/postmaster.pid" ] &&
+			ou_as_server_user "$bindir/pg_ctl" -D "$d/data" -m immediate -w -t 30 stop >/dev/null 2>&1
+	done
+	return 0
+}
+rm -rf "$primary" "$standby"
+mkdir -p "$work"
+chmod 755 "$work"
+
+passed=0 failed=0 n=0 finished=
+trap 'stop_all; [ -n "$finished" ] || echo "# lifecycle on $label: stopped early after $n checks ($failed failed)"' EXIT
+# sql DIR QUERY: one value, unaligned, as the superuser postgres
+sql() { psql -XAtq -v ON_ERROR_STOP=1 -h "$1" -p "$port" -U postgres -d postgres -c "$2"; }
+# report WHAT STATUS [DETAIL]: one check's line
+report() {
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then
+		echo "ok $n - $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $1"
+		[ -z "${3:-}" ] || printf '#   %s\n' "$3"
+		failed=$((failed + 1))
+	fi
+}
+# check WHAT DIR QUERY: passes when QUERY answers t
+check() {
+	local got
+	got=$(sql "$2" "$3" 2>&1) || true
+	if [ "$got" = t ]; then report "$1" 0; else report "$1" 1 "$3 -> $got"; fi
+}
+# check_soon WHAT DIR QUERY: passes when QUERY answers t within wait_s
+# seconds (for figures that a concurrent change may make differ for a moment)
+check_soon() {
+	local i
+	for ((i = 0; i < wait_s * 5; i++)); do
+		[ "$(sql "$2" "$3" 2>/dev/null)" = t ] && { report "$1" 0; return 0; }
+		sleep 0.2
+	done
+	check "$@"
+}
+# await DIR QUERY: until QUERY answers t (errors, say while the server
+# restarts, count as not yet); after wait_s seconds a failed check
+await() {
+	local i
+	for ((i = 0; i < wait_s * 5; i++)); do
+		[ "$(sql "$1" "$2" 2>/dev/null)" = t ] && return 0
+		sleep 0.2
+	done
+	report "wait for: $2" 1 "gave up after ${wait_s}s"
+}
+start() { ou_server_start "$pg_config" "$1" "$port" "${opts[@]}"; }
+stop() { ou_server_stop "$pg_config" "$1"; }
+
+# the collector has followed the WAL of DIR up to its flush position now
+caught_up() {
+	local lsn
+	lsn=$(sql "$1" "SELECT pg_current_wal_flush_lsn()")
+	await "$1" "SELECT wal_reached >= '$lsn' FROM collector_info()"
+}
+# index_split_stats's counts of INDEX on DIR equal pgstatindex's pages
+# (ascending inserts into an index created while the collector ran: every
+# leaf split adds a leaf page, every upper or root split an internal page,
+# every root split a level)
+exact() {
+	check "$1" "$2" "SELECT s.leaf_splits = i.leaf_pages - 1 AND s.upper_splits + s.root_splits = i.internal_pages
+			AND s.root_splits = i.tree_level AND s.leaf_splits > 10
+		FROM index_split_stats s, pgstatindex('$3') i WHERE s.index = '$3'::regclass"
+}
+
+echo "# lifecycle on $label in $work"
+start "$primary"
+sql "$primary" "CREATE EXTENSION ordered_uuid" >/dev/null
+sql "$primary" "CREATE EXTENSION pgstattuple" >/dev/null
+await "$primary" "SELECT state = 'running' FROM collector_info()"
+
+# ---- restart: the statistics live in shared memory and start over ----------
+sql "$primary" "CREATE TABLE a (id int PRIMARY KEY); INSERT INTO a SELECT generate_series(1, 20000)"
+caught_up "$primary"
+exact "before a restart: a's splits counted exactly" "$primary" a_pkey
+old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
+stop "$primary"
+t_restart=$(date -u '+%Y-%m-%d %H:%M:%S+00')
+start "$primary"
+await "$primary" "SELECT state = 'running' FROM collector_info()"
+check "after a restart: a new worker, statistics reset at the start" "$primary" \
+	"SELECT worker_pid <> $old_pid AND stats_reset >= '$t_restart' AND split_pruned = 0 FROM collector_info()"
+check "after a restart: a's counts start over (none until it splits again)" "$primary" \
+	"SELECT count(*) = 0 FROM index_split_stats WHERE index = 'a_pkey'::regclass"
+sql "$primary" "CREATE TABLE b (id int PRIMARY KEY); INSERT INTO b SELECT generate_series(1, 20000)"
+caught_up "$primary"
+exact "after a restart: a new index's splits counted exactly" "$primary" b_pkey
+
+# ---- crash: kill -9 of a backend; the postmaster reinitialises memory -------
+old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
+psql -XAtq -h "$primary" -p "$port" -U postgres -d postgres -c "SELECT pg_sleep(600)" >/dev/null 2>&1 &
+sleeper=$!
+await "$primary" "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'"
+victim=$(sql "$primary" "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'")
+t_crash=$(date -u '+%Y-%m-%d %H:%M:%S+00')
+kill -9 "$victim"
+wait "$sleeper" 2>/dev/null || true
+await "$primary" "SELECT state = 'running' AND worker_pid <> $old_pid FROM collector_info()"
+check "after a crash: the collector is back with a new worker" "$primary" \
+	"SELECT state = 'running' AND worker_pid <> $old_pid FROM collector_info()"
+check_soon "after a crash: shared state reinitialised and consistent" "$primary" \
+	"SELECT c.stats_reset >= '$t_crash' AND c.split_entries = (SELECT count(*) FROM ordered_uuid_index_split_stats())
+		AND c.split_entries <= c.max_entries AND c.split_dropped = 0 AND c.wal_start IS NOT NULL
+	   FROM collector_info() c"
+rc=0
+grep -q "all server processes terminated; reinitializing" "$primary/server.log" || rc=$?
+report "after a crash: the server reinitialised (its log says so)" $rc
+sql "$primary" "CREATE TABLE c (id int PRIMARY KEY); INSERT INTO c SELECT generate_series(1, 20000)"
+caught_up "$primary"
+exact "after a crash: a new index's splits counted exactly" "$primary" c_pkey
+
+# ---- a physical standby: the collector does not run; diagnostics do -------
+mkdir -p "$standby"
+chmod 755 "$standby"
+chown "$OU_SERVER_USER" "$standby"
+ou_as_server_user "$bindir/pg_basebackup" -h "$primary" -p "$port" -U postgres \
+	-D "$standby/data" -R -X stream -c fast >/dev/null
+start "$standby"
+await "$standby" "SELECT pg_is_in_recovery()"
+check "standby: collector_info() says it is in recovery, with no worker" "$standby" \
+	"SELECT state = 'recovery' AND worker_pid IS NULL FROM collector_info()"
+rc=0
+sql "$standby" "SELECT count(*) FROM index_split_stats" 2>&1 | grep "does not run during recovery" >/dev/null || rc=$?
+report "standby: the views say why they are empty (a NOTICE)" $rc
+lsn0=$(sql "$primary" "CREATE TABLE d (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)
+sql "$primary" "INSERT INTO d SELECT generate_series(1, 20000)"
+lsn1=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")
+await "$standby" "SELECT pg_last_wal_replay_lsn() >= '$lsn1'"
+splits="SELECT leaf_splits || '/' || upper_splits || '/' || root_splits FROM index_splits('$lsn0', '$lsn1')
+	WHERE relfilenode = pg_relation_filenode('d_pkey')"
+on_primary=$(sql "$primary" "$splits")
+check "standby: index_splits() over replayed WAL equals the primary's ($on_primary)" "$standby" \
+	"SELECT ($splits) = '$on_primary' AND '$on_primary' <> ''"
+check "standby: index_splits() equals pgstatindex" "$standby" \
+	"SELECT s.leaf_splits = i.leaf_pages - 1 AND s.upper_splits + s.root_splits = i.internal_pages
+		AND s.root_splits = i.tree_level FROM index_splits('$lsn0', '$lsn1') s, pgstatindex('d_pkey') i
+	  WHERE s.relfilenode = pg_relation_filenode('d_pkey')"
+
+# ---- promotion: a new timeline; splits counted across the switch ------------
+lsn0=$(sql "$primary" "CREATE TABLE e (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)
+sql "$primary" "INSERT INTO e SELECT generate_series(1, 20000)"
+lsn1=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")
+await "$standby" "SELECT pg_last_wal_replay_lsn() >= '$lsn1'"
+stop "$primary"
+ou_as_server_user "$bindir/pg_ctl" -D "$standby/data" -w -t "$wait_s" promote >/dev/null
+await "$standby" "SELECT NOT pg_is_in_recovery()"
+check "promotion: the new primary writes timeline 2" "$standby" \
+	"SELECT pg_walfile_name(pg_current_wal_lsn()) LIKE '00000002%'"
+sql "$standby" "INSERT INTO e SELECT generate_series(20001, 40000)"
+lsn2=$(sql "$standby" "SELECT pg_current_wal_flush_lsn()")
+check "promotion: index_splits() across the timeline switch equals pgstatindex" "$standby" \
+	"SELECT s.leaf_splits = i.leaf_pages - 1 AND s.upper_splits + s.root_splits = i.internal_pages
+		AND s.root_splits = i.tree_level AND s.leaf_splits > 20 FROM index_splits('$lsn0', '$lsn2') s, pgstatindex('e_pkey') i
+	  WHERE s.relfilenode = pg_relation_filenode('e_pkey')"
+await "$standby" "SELECT state = 'running' FROM collector_info()"
+check "promotion: the collector runs on the new primary" "$standby" \
+	"SELECT state = 'running' AND worker_pid IS NOT NULL FROM collector_info()"
+caught_up "$standby"
+sql "$standby" "CREATE TABLE f (id int PRIMARY KEY); INSERT INTO f SELECT generate_series(1, 20000)"
+caught_up "$standby"
+exact "promotion: a new index's splits counted exactly on timeline 2" "$standby" f_pkey
+
+finished=1
+echo "# lifecycle on $label: $passed passed, $failed failed"
+[ "$failed" = 0 ]

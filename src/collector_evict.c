@@ -1,0 +1,115 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector_evict.c
+ *	  Entering keys into the collector's bounded shared tables: when a table
+ *	  holds ordered_uuid.max_entries entries and a new key comes, the least
+ *	  recently used entries make room, as pg_stat_statements' entry_dealloc
+ *	  does.
+ *
+ * Every entry keeps last_used, the value of OuShared.use_clock when it was
+ * last counted (the clock ticks on every use).  A table that is full loses
+ * its OU_EVICT_PERCENT least recently used entries (at least one) at once,
+ * so that eviction, which sorts the table, runs once per that many new keys
+ * rather than for each.  The entries removed are counted as evicted; a
+ * sample whose key still finds no room (not expected: the table was just
+ * made room in) is counted as dropped.  A key seen again after its eviction
+ * starts from zero: its counts cover the time since then.
+ *
+ * IDENTIFICATION
+ *	  src/collector_evict.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "collector.h"
+
+/* the share of a full table evicted at once */
+#define OU_EVICT_PERCENT	5
+
+typedef struct OuVictim
+{
+	uint64		last_used;
+	void	   *entry;
+} OuVictim;
+
+static int
+ou_victim_cmp(const void *a, const void *b)
+{
+	uint64		l = ((const OuVictim *) a)->last_used;
+	uint64		r = ((const OuVictim *) b)->last_used;
+
+	return l < r ? -1 : (l > r ? 1 : 0);
+}
+
+/*
+ * ou_table_dealloc
+ *		Remove the least recently used entries of a full table (the
+ *		collector's LWLock held exclusively); returns how many.
+ */
+static uint64
+ou_table_dealloc(HTAB *htab, Size used_offset)
+{
+	HASH_SEQ_STATUS seq;
+	char	   *entry;
+	OuVictim   *v;
+	long		n = 0,
+				cap = hash_get_num_entries(htab),
+				nvict,
+				i;
+
+	if (cap <= 0)
+		return 0;
+	v = palloc(sizeof(OuVictim) * cap);
+	hash_seq_init(&seq, htab);
+	while ((entry = hash_seq_search(&seq)) != NULL)
+	{
+		if (n >= cap)
+		{
+			hash_seq_term(&seq);
+			break;
+		}
+		memcpy(&v[n].last_used, entry + used_offset, sizeof(uint64));
+		v[n].entry = entry;
+		n++;
+	}
+	qsort(v, n, sizeof(OuVictim), ou_victim_cmp);
+	nvict = Max(1, n * OU_EVICT_PERCENT / 100);
+	for (i = 0; i < nvict && i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		/* the key is at the start of the entry */
+		(void) hash_search(htab, v[i].entry, HASH_REMOVE, NULL);
+	}
+	pfree(v);
+	return (uint64) Min(nvict, n);
+}
+
+/*
+ * ou_table_enter
+ *		The entry of key in htab, entered (*found false, counts to be zeroed
+ *		by the caller) or found, its last_used (at used_offset) set to a new
+ *		tick of the clock; NULL, counted in counters->dropped by the caller's
+ *		rule, only if no room could be made.  The collector's LWLock must be
+ *		held exclusively.
+ */
+void *
+ou_table_enter(HTAB *htab, const void *key, Size used_offset,
+			   OuTableCounters *counters, bool *found)
+{
+	char	   *entry = hash_search(htab, key, HASH_FIND, NULL);
+
+	if (entry != NULL)
+		*found = true;
+	else
+	{
+		if (hash_get_num_entries(htab) >= ou_shared->max_entries)
+			counters->evicted += ou_table_dealloc(htab, used_offset);
+		entry = hash_search(htab, key, HASH_ENTER_NULL, found);
+		if (entry == NULL)
+			return NULL;
+	}
+	ou_shared->use_clock++;
+	memcpy(entry + used_offset, &ou_shared->use_clock, sizeof(uint64));
+	return entry;
+}
