@@ -154,6 +154,8 @@ SELECT * FROM bench_leftovers;
 -- Generators run as the calling role, with its privileges.
 CREATE ROLE regress_bench_alice LOGIN;
 CREATE ROLE regress_bench_nologin NOLOGIN;
+GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool)
+	TO regress_bench_alice, regress_bench_nologin;
 CREATE TABLE bench_secret (id uuid);
 INSERT INTO bench_secret VALUES (gen_random_uuid());
 -- reads a table its caller may not be allowed to read
@@ -212,5 +214,7 @@ SELECT * FROM bench_leftovers;
 DROP FUNCTION bench_peek(), bench_whoami();
 DROP TABLE bench_secret, bench_who;
 DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_bench_alice', current_database()); END $$;
+REVOKE EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool)
+	FROM regress_bench_alice, regress_bench_nologin;
 DROP ROLE regress_bench_alice, regress_bench_nologin;
 DROP VIEW bench_leftovers;
