@@ -108,7 +108,9 @@ SELECT * FROM limits_leftovers;
 -- workers queue for it.)  Those workers count against the role's
 -- CONNECTION LIMIT when it starts another run, and against the server-wide
 -- cap.
-CREATE EXTENSION dblink;
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS dblink;
+RESET client_min_messages;
 CREATE ROLE regress_limits_erin LOGIN CONNECTION LIMIT 3;
 GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) TO regress_limits_erin;
 DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_limits_erin', current_database()); END $$;
@@ -150,6 +152,5 @@ REVOKE EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, 
 DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_limits_erin', current_database()); END $$;
 DROP FUNCTION limits_waiting_uuid();
 DROP ROLE regress_limits_erin;
-DROP EXTENSION dblink;
 SELECT * FROM limits_leftovers;
 DROP VIEW limits_leftovers;
