@@ -106,6 +106,8 @@ ou_bench_create_segment(const char *fname, int nworkers, const char *caller_path
 										  sizeof(BackgroundWorkerHandle *) * nworkers);
 	run->queues = MemoryContextAllocZero(TopMemoryContext,
 										 sizeof(shm_mq_handle *) * nworkers);
+	run->msgcxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid bench messages",
+										ALLOCSET_SMALL_SIZES);
 	run->seg = dsm_create(segsize, 0);
 	toc = shm_toc_create(OU_BENCH_MAGIC, dsm_segment_address(run->seg), segsize);
 	run->sh = shm_toc_allocate(toc, shared_size);
@@ -293,11 +295,14 @@ ou_bench_phase(OuBenchRun *run, const char *fmt,...)
  *		Raise here a message worker i sent: an error (FATAL made ERROR), a
  *		warning or a notice, with every field it has (SQLSTATE, message,
  *		detail, hint, context, position, internal query), and the worker and
- *		the phase added to its context, as parallel.c does.
+ *		the phase added to its context, as parallel.c does.  It is parsed in
+ *		a context of its own, reset after each message (ThrowErrorData
+ *		copies what it keeps), so that a notice per row costs no memory.
  */
 static void
 ou_bench_relay(OuBenchRun *run, int i, const char *data, Size nbytes)
 {
+	MemoryContext oldcxt = MemoryContextSwitchTo(run->msgcxt);
 	StringInfoData msg;
 	char		msgtype;
 
@@ -312,10 +317,12 @@ ou_bench_relay(OuBenchRun *run, int i, const char *data, Size nbytes)
 		pq_parse_errornotice(&msg, &edata);
 		edata.elevel = Min(edata.elevel, ERROR);
 		edata.context = edata.context ? psprintf("%s\n%s", edata.context, where) : where;
+		MemoryContextSwitchTo(oldcxt);
 		ThrowErrorData(&edata);
 	}
 	/* anything else a worker's session may send is of no use here */
-	pfree(msg.data);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(run->msgcxt);
 }
 
 /*
@@ -532,6 +539,7 @@ ou_bench_release(OuBenchRun *run)
 			pfree(run->handles[i]);
 	pfree(run->handles);
 	pfree(run->queues);
+	MemoryContextDelete(run->msgcxt);
 	pfree(run);
 }
 

@@ -175,6 +175,7 @@ struct OuBenchRun
 	OuBenchShared *sh;
 	OuChan	   *chan;
 	shm_mq_handle **queues;		/* per worker; NULL once it detached */
+	MemoryContext msgcxt;		/* a relayed message, reset after each */
 	char	   *text;
 	Size		text_cap;
 	int			nworkers;
