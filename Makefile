@@ -47,7 +47,8 @@ DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
 # module (make install-test-module).
 REGRESS = generators generators_striped generators_time_keys \
 	diag_shape diag_splits diag_explain_writes walscan \
-	collector_not_preloaded bench_insert bench_load bench_locality bench_security citus upgrade
+	collector_not_preloaded bench_insert bench_load bench_locality bench_security \
+	bench_limits bench_channel citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # ISOLATION: isolation specs (specs/NAME.spec, expected/NAME.out) for what

@@ -103,7 +103,8 @@ server() {
 	ou_server_start "$pg_config" "$SRV" "$port" \
 		"shared_buffers=$sb" "checkpoint_timeout=$ckpt" "max_wal_size=$wal" "fsync=off" \
 		"synchronous_commit=off" "autovacuum=off" "max_connections=$((max_clients + 20))" \
-		"max_worker_processes=$((max_clients + 8))" "wal_compression=off" "jit=off"
+		"max_worker_processes=$((max_clients + 8))" "ordered_uuid.bench_max_workers=$max_clients" \
+		"wal_compression=off" "jit=off"
 	psql -qAtX -d postgres -c "SELECT 1 FROM pg_database WHERE datname = 'ou_bench'" | grep -q 1 ||
 		psql -qX -d postgres -c 'CREATE DATABASE ou_bench' -c '\c ou_bench' -c 'CREATE EXTENSION ordered_uuid'
 	export PGDATABASE=ou_bench

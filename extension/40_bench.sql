@@ -8,8 +8,9 @@
 -- is not part of the extension and is dropped at the end of the run unless
 -- keep => true renames it ordered_uuid_kept_<hex>.  Runs whose leader died
 -- leave theirs behind: the next benchmark in the database, or
--- bench_cleanup(), drops them.  REVOKE EXECUTE on the bench_* functions to
--- restrict who may run benchmarks.
+-- bench_cleanup(), drops them.  Benchmarks hold background workers and write
+-- to the database, so they are not PUBLIC's: GRANT EXECUTE on them to the
+-- roles that may run benchmarks.
 
 -- bench_insert's result row.  A type rather than OUT parameters: the
 -- argument "rows" and the column "rows" share a name.
@@ -174,3 +175,11 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_cleanup() IS
 'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';
+
+-- Benchmarks are granted, not PUBLIC's.
+REVOKE ALL ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_bulk_load(int, bigint, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_locality(int, int, int, int, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_cleanup() FROM PUBLIC;

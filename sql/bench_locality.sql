@@ -98,6 +98,7 @@ SELECT * FROM bench_leftovers;
 -- but with track_counts off (its own setting, which its workers use), the
 -- reads cannot be counted: an error, not a figure of 0.
 CREATE ROLE regress_locality_carol LOGIN;
+GRANT EXECUTE ON FUNCTION bench_locality(int, int, int, int, int, bool) TO regress_locality_carol;
 SET ROLE regress_locality_carol;
 SELECT pg_temp.err('SELECT bench_locality(10, 5)');
 RESET ROLE;
@@ -108,6 +109,7 @@ SELECT pg_temp.err('SELECT bench_locality(10, 5)');
 RESET ROLE;
 SELECT * FROM bench_leftovers;
 DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_locality_carol', current_database()); END $$;
+REVOKE EXECUTE ON FUNCTION bench_locality(int, int, int, int, int, bool) FROM regress_locality_carol;
 DROP ROLE regress_locality_carol;
 RESET client_min_messages;
 DROP VIEW bench_leftovers;

@@ -92,5 +92,22 @@ DROP EXTENSION ordered_uuid;
 \set from 1.1.1
 \i sql/include/upgrade_from.sql
 
+-- 1.2.0 takes EXECUTE on the benchmarks from PUBLIC: so does the update
+CREATE VIEW public_bench AS
+SELECT count(*) AS public_bench_functions
+  FROM pg_catalog.pg_proc p
+ WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'bench\_%'
+   AND (p.proacl IS NULL OR EXISTS (SELECT FROM pg_catalog.aclexplode(p.proacl) a
+									 WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE'));
+CREATE EXTENSION ordered_uuid VERSION '1.1.1';
+SELECT * FROM public_bench;
+ALTER EXTENSION ordered_uuid UPDATE;
+SELECT * FROM public_bench;
+DROP EXTENSION ordered_uuid;
+CREATE EXTENSION ordered_uuid;
+SELECT * FROM public_bench;
+DROP EXTENSION ordered_uuid;
+DROP VIEW public_bench;
+
 \c :origdb
 DROP DATABASE regress_ou_upgrade;

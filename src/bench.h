@@ -89,7 +89,8 @@ extern Size ou_bench_text_size(List *stmts);
 extern char *ou_bench_qualified(const char *schema, const char *name);
 extern char *ou_bench_kept_name(const char *schema, const char *name);
 
-/* bench_args.c: the benchmark functions' arguments and result type */
+/* bench_args.c: the benchmarks' settings, arguments and result type */
+extern void ou_bench_define_gucs(void);
 extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
 							  int64 min, int64 max);
 extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);

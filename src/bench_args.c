@@ -4,7 +4,14 @@
  *	  What a benchmark checks before its run starts: the calling role's
  *	  right and room to open its workers' sessions (NOLOGIN, CONNECT, the
  *	  role's and the database's connection limits, CREATE on the database),
+ *	  the server-wide cap on benchmark workers (ordered_uuid.bench_max_workers),
  *	  the benchmark functions' arguments and their result type.
+ *
+ * The limits count the benchmark workers already running (of every run,
+ * bench_proc.c), then the new run's.  The leader checks them before any
+ * worker starts; each worker checks them again once it is connected, so
+ * that runs starting at the same time cannot both pass: as with a backend
+ * that connects, the one that comes last sees the others and fails.
  *
  * IDENTIFICATION
  *	  src/bench_args.c
@@ -23,23 +30,105 @@
 #include "storage/procarray.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/syscache.h"
 
 #include "bench_protocol.h"
 #include "compat.h"
 #include "util.h"
 
+/* ordered_uuid.bench_max_workers; -1: half of max_worker_processes */
+static int	ou_bench_max_workers = -1;
+
+/*
+ * ou_bench_define_gucs
+ *		The benchmarks' settings, defined whenever the library is loaded
+ *		(preloaded or not).
+ */
+void
+ou_bench_define_gucs(void)
+{
+	DefineCustomIntVariable("ordered_uuid.bench_max_workers",
+							"Most background workers that benchmark runs may hold at once, over the whole server.",
+							"-1 means half of max_worker_processes, leaving the other half to parallel query, logical replication and other extensions.",
+							&ou_bench_max_workers,
+							-1, -1, INT_MAX,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+}
+
+/*
+ * ou_bench_worker_cap
+ *		The cap in force: the setting, or half of max_worker_processes.
+ */
+static int
+ou_bench_worker_cap(void)
+{
+	if (ou_bench_max_workers >= 0)
+		return ou_bench_max_workers;
+	return Max(max_worker_processes / 2, 1);
+}
+
+/*
+ * ou_bench_limit_error
+ *		Refuse when have (sessions and benchmark workers already there) +
+ *		need exceeds limit.  what is "role" or "database", or NULL for the
+ *		server-wide cap.
+ */
+static void
+ou_bench_limit_error(const char *what, const char *name, int limit, int sessions,
+					 int workers, int need)
+{
+	if (limit < 0 || sessions + workers + need <= limit)
+		return;
+	if (what == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("too many benchmark workers: ordered_uuid.bench_max_workers is %d", limit),
+				 errdetail("Benchmark runs hold %d background workers, and this one needs %d more, one per client.",
+						   workers, need),
+				 errhint("Use fewer clients, wait for the other runs to end, or have a superuser raise ordered_uuid.bench_max_workers.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
+			 errmsg("too many connections for %s \"%s\"", what, name),
+			 errdetail("The %s's connection limit is %d; it has %d sessions and %d benchmark workers, and the benchmark needs %d more, one per client.",
+					   what, limit, sessions, workers, need),
+			 errhint("Use fewer clients, wait for the other runs to end, or raise the %s's CONNECTION LIMIT.",
+					 what)));
+}
+
+/*
+ * ou_bench_check_limits
+ *		A connected worker counts itself and every other benchmark worker
+ *		against the limits its leader found (see the top of the file).
+ */
+void
+ou_bench_check_limits(const OuBenchLimits *limits, Oid roleid, Oid dbid)
+{
+	ou_bench_limit_error(NULL, NULL, limits->max_workers, 0,
+						 ou_bench_count_workers(InvalidOid, InvalidOid), 1);
+	if (limits->is_super)
+		return;
+	ou_bench_limit_error("role", GetUserNameFromId(roleid, false), limits->rolconnlimit,
+						 CountUserBackends(roleid), ou_bench_count_workers(roleid, InvalidOid), 1);
+	ou_bench_limit_error("database", get_database_name(dbid), limits->datconnlimit,
+						 CountDBConnections(dbid), ou_bench_count_workers(InvalidOid, dbid), 1);
+}
+
 /*
  * ou_bench_check_role
  *		Everything PostgreSQL checks when a session of the current role
  *		connects, for nworkers more sessions: background workers are not
  *		counted against connection limits, so a benchmark must count them
- *		itself.  With need_create, also the CREATE privilege on the
- *		database (each run creates its own schema).
+ *		itself (those of every run).  Then the server-wide cap.  With
+ *		need_create, also the CREATE privilege on the database (each run
+ *		creates its own schema).  Returns the limits, for the workers.
  */
-void
+OuBenchLimits
 ou_bench_check_role(int nworkers, bool need_create)
 {
+	OuBenchLimits limits;
 	Oid			roleid = GetUserId();
 	HeapTuple	tup;
 	Form_pg_authid rform;
@@ -49,7 +138,6 @@ ou_bench_check_role(int nworkers, bool need_create)
 	bool		is_super;
 	int			rolconnlimit;
 	int			datconnlimit;
-	int			have;
 
 	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(roleid));
 	if (!HeapTupleIsValid(tup))
@@ -92,28 +180,20 @@ ou_bench_check_role(int nworkers, bool need_create)
 				 errhint("Grant CREATE on the database to role \"%s\", or run the benchmark as the database owner.",
 						 rolename)));
 
-	if (rolconnlimit >= 0 && !is_super)
+	limits.is_super = is_super;
+	limits.rolconnlimit = rolconnlimit;
+	limits.datconnlimit = datconnlimit;
+	limits.max_workers = ou_bench_worker_cap();
+	ou_bench_limit_error(NULL, NULL, limits.max_workers, 0,
+						 ou_bench_count_workers(InvalidOid, InvalidOid), nworkers);
+	if (!is_super)
 	{
-		have = CountUserBackends(roleid);
-		if (have + nworkers > rolconnlimit)
-			ereport(ERROR,
-					(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
-					 errmsg("too many connections for role \"%s\"", rolename),
-					 errdetail("The role's connection limit is %d; it has %d sessions, and the benchmark needs %d more, one per client.",
-							   rolconnlimit, have, nworkers),
-					 errhint("Use fewer clients, or raise the role's CONNECTION LIMIT.")));
+		ou_bench_limit_error("role", rolename, rolconnlimit, CountUserBackends(roleid),
+							 ou_bench_count_workers(roleid, InvalidOid), nworkers);
+		ou_bench_limit_error("database", dbname, datconnlimit, CountDBConnections(MyDatabaseId),
+							 ou_bench_count_workers(InvalidOid, MyDatabaseId), nworkers);
 	}
-	if (datconnlimit >= 0 && !is_super)
-	{
-		have = CountDBConnections(MyDatabaseId);
-		if (have + nworkers > datconnlimit)
-			ereport(ERROR,
-					(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
-					 errmsg("too many connections for database \"%s\"", dbname),
-					 errdetail("The database's connection limit is %d; it has %d sessions, and the benchmark needs %d more, one per client.",
-							   datconnlimit, have, nworkers),
-					 errhint("Use fewer clients, or raise the database's CONNECTION LIMIT.")));
-	}
+	return limits;
 }
 
 /*

@@ -315,7 +315,6 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	ou_bench_init_bgworker(&w, "ou_bench_cleanup_main");
 	snprintf(w.bgw_name, sizeof(w.bgw_name), "ordered_uuid %s clean-up for PID %d",
 			 fname, MyProcPid);
-	snprintf(w.bgw_type, sizeof(w.bgw_type), "ordered_uuid bench worker");
 	w.bgw_main_arg = (Datum) 0;
 	w.bgw_notify_pid = wait ? MyProcPid : 0;
 	memcpy(w.bgw_extra, &args, sizeof(args));
@@ -331,7 +330,7 @@ ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fn
 	}
 	if (!wait)
 		return;
-	if (!ou_bench_wait_stopped(&h, 1, OU_CLEANUP_WAIT_MS))
+	if (!ou_chan_wait_stopped(&h, 1, OU_CLEANUP_WAIT_MS))
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
 				 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));

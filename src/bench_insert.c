@@ -230,65 +230,64 @@ ou_bench_settle(OuBenchRun *run, const char *gen, int g, int ngens, const char *
 	}
 }
 
-/*
- * ou_bench_insert_run
- *		bench_insert() (distributed = false) and bench_insert_distributed():
- *		see the file header and doc/bench.md.  Their arguments differ only in
- *		the sixth: unlogged, or shard_count.
- */
-static Datum
-ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
+/* what one bench_insert call asks for */
+typedef struct OuInsertArgs
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	ArrayType  *gens_arr;
-	Datum	   *gens;
-	bool	   *gen_nulls;
-	int			ngens;
 	int64		rows;
 	int			clients;
 	int			rows_per_xact;
 	int64		prefill;
-	bool		unlogged = false;
-	int32		shard_count = 0;
-	List	   *nodes = NIL;
+	bool		unlogged;
+	int32		shard_count;	/* distributed: shards of each table */
 	bool		keep;
-	TupleDesc	tupdesc;
-	Tuplestorestate *tupstore;
-	MemoryContext oldcxt;
-	MemoryContext rowcxt;
-	OuBenchRun *run;
-	OuGenStmts **st;
+	bool		distributed;
+	List	   *nodes;			/* distributed: the other nodes */
 	char	   *schema;
 	uint64		run_id;
-	Size		text_cap = 0;
+	int			ngens;
+	OuGenStmts **st;			/* per generator */
+	Size		text_cap;		/* the largest command's statements */
+} OuInsertArgs;
+
+/*
+ * ou_bench_insert_args
+ *		Check bench_insert's arguments and build every statement of the run
+ *		(so that its shared memory fits them).
+ */
+static void
+ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
+{
+	ArrayType  *gens_arr;
+	Datum	   *gens;
+	bool	   *gen_nulls;
 	int			g;
 
-	/* arguments */
-	rows = ou_bench_arg_int(fcinfo, 1, "rows", 1, PG_INT64_MAX);
-	clients = (int) ou_bench_arg_int(fcinfo, 2, "clients", 1, PG_INT32_MAX);
-	rows_per_xact = (int) ou_bench_arg_int(fcinfo, 3, "rows_per_xact", 1, PG_INT32_MAX);
-	prefill = ou_bench_arg_int(fcinfo, 4, "prefill", 0, PG_INT64_MAX);
+	memset(a, 0, sizeof(*a));
+	a->distributed = distributed;
+	a->rows = ou_bench_arg_int(fcinfo, 1, "rows", 1, PG_INT64_MAX);
+	a->clients = (int) ou_bench_arg_int(fcinfo, 2, "clients", 1, PG_INT32_MAX);
+	a->rows_per_xact = (int) ou_bench_arg_int(fcinfo, 3, "rows_per_xact", 1, PG_INT32_MAX);
+	a->prefill = ou_bench_arg_int(fcinfo, 4, "prefill", 0, PG_INT64_MAX);
 	if (distributed)
-		shard_count = (int32) ou_bench_arg_int(fcinfo, 5, "shard_count", 1, OU_MAX_SHARD_COUNT);
+		a->shard_count = (int32) ou_bench_arg_int(fcinfo, 5, "shard_count", 1, OU_MAX_SHARD_COUNT);
 	else
-		unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
-	keep = ou_bench_arg_bool(fcinfo, 6, "keep");
+		a->unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
+	a->keep = ou_bench_arg_bool(fcinfo, 6, "keep");
 	ou_check_not_null(fcinfo, 0, "generators");
 	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
 	if (ARR_NDIM(gens_arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("generators must be a one-dimensional array")));
-	deconstruct_array(gens_arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &gen_nulls, &ngens);
-	if (ngens == 0)
+	deconstruct_array(gens_arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &gen_nulls, &a->ngens);
+	if (a->ngens == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("generators must not be empty")));
 
-	/* every statement of the run, so that its shared memory fits them */
-	schema = ou_bench_new_schema(&run_id);
-	st = palloc(sizeof(OuGenStmts *) * ngens);
-	for (g = 0; g < ngens; g++)
+	a->schema = ou_bench_new_schema(&a->run_id);
+	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
+	for (g = 0; g < a->ngens; g++)
 	{
 		char	   *gen;
 		Size		len;
@@ -310,131 +309,171 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 							   OU_MAX_GENERATOR_LEN, len)));
 		gen = TextDatumGetCString(gens[g]);
 		ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
-		st[g] = ou_gen_stmts(gen, g + 1, schema, unlogged, shard_count);
-		text_cap = Max(text_cap, ou_bench_text_size(st[g]->create));
-		text_cap = Max(text_cap, ou_bench_text_size(st[g]->prefill));
-		text_cap = Max(text_cap, ou_bench_text_size(st[g]->insert));
-		text_cap = Max(text_cap, strlen(st[g]->index) + 1);
+		a->st[g] = ou_gen_stmts(gen, g + 1, a->schema, a->unlogged, a->shard_count);
+		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->create));
+		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->prefill));
+		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->insert));
+		a->text_cap = Max(a->text_cap, strlen(a->st[g]->index) + 1);
 	}
+}
+
+/*
+ * ou_bench_insert_row
+ *		The result row of generator g from what its run measured.
+ */
+static void
+ou_bench_insert_row(OuInsertArgs *a, int g, OuBenchResult *r, int64 splits,
+					OuBenchIndexShape *after, OuSampler *sampler, Datum *values, bool *nulls)
+{
+	memset(nulls, 0, sizeof(bool) * OU_BENCH_INSERT_COLS);
+	values[0] = CStringGetTextDatum(a->st[g]->gen);
+	values[1] = Int64GetDatum(r->rows);
+	values[2] = Float8GetDatum(ou_round(r->seconds, 3));
+	values[3] = Float8GetDatum(ou_round(r->rows / r->seconds, 1));
+	values[4] = Float8GetDatum(ou_round((double) r->wal_bytes / r->rows, 1));
+	values[5] = Float8GetDatum(ou_round_sig((double) r->wal_fpi / r->rows, 3));
+	values[6] = Float8GetDatum(ou_round(1000.0 * splits / r->rows, 2));
+	values[7] = Int64GetDatum(after->index_bytes);
+	values[8] = Float8GetDatum(ou_round(after->avg_leaf_density, 2));
+	if (a->distributed)
+	{
+		/* the shards, and the nodes whose WAL counts (this one too) */
+		values[9] = Int32GetDatum((int32) after->trees);
+		values[10] = Int32GetDatum(list_length(a->nodes) + 1);
+	}
+	else
+	{
+		values[9] = Float8GetDatum(ou_round_sig((double) r->blks_dirtied / r->rows, 3));
+		values[10] = Float8GetDatum(ou_round_sig((double) r->blks_written / r->rows, 3));
+	}
+	values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
+	if (a->keep)
+		values[12] = CStringGetTextDatum(ou_bench_kept_name(a->schema,
+														   psprintf("%st", a->st[g]->prefix)));
+	else
+		nulls[12] = true;
+}
+
+/*
+ * ou_bench_insert_one
+ *		Generator g's part of the run: a fresh table (prefilled), a
+ *		CHECKPOINT, the measured inserts, the index measured, the table
+ *		dropped unless kept; fills its result row.
+ */
+static void
+ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, Datum *values, bool *nulls)
+{
+	OuGenStmts *st = a->st[g];
+	const char *gen = st->gen;
+	int			ngens = a->ngens;
+	OuBenchIndexShape before;
+	OuBenchIndexShape after;
+	OuBenchResult r;
+	OuCitusWal	wal0;
+	OuCitusWal	wal1;
+	OuSampler  *sampler;
+	int64		splits;
+
+	/* a fresh table with a primary key of the generator's type */
+	ou_bench_phase(run, "generator %d of %d (%s): creating the table", g + 1, ngens, gen);
+	ou_bench_sql(run, st->create);
+	memset(&before, 0, sizeof(before));
+	if (a->prefill > 0)
+	{
+		ou_bench_phase(run, "generator %d of %d (%s): prefilling", g + 1, ngens, gen);
+		ou_bench_prepare(run, st->prefill, true);
+		(void) ou_bench_exec(run, a->prefill, OU_PREFILL_BATCH, OU_PREFILL_PER_XACT,
+							 NULL, NULL, 0);
+		before = ou_bench_measure(run, st->index);
+	}
+
+	/* the other nodes: what the set-up wrote counts before the run */
+	memset(&wal0, 0, sizeof(wal0));
+	memset(&wal1, 0, sizeof(wal1));
+	if (a->nodes != NIL)
+		ou_bench_settle(run, gen, g, ngens, "before the run");
+
+	ou_bench_phase(run, "generator %d of %d (%s): checkpoint", g + 1, ngens, gen);
+	ou_bench_checkpoint();
+	if (a->nodes != NIL && OU_MAY_CHECKPOINT())
+		ou_citus_run_on_nodes(a->nodes, "CHECKPOINT", "run CHECKPOINT", NULL);
+	if (a->nodes != NIL)
+		wal0 = ou_citus_nodes_wal(a->nodes);
+	ou_bench_phase(run, "generator %d of %d (%s): preparing", g + 1, ngens, gen);
+	ou_bench_prepare(run, st->insert, false);
+
+	ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
+	sampler = ou_sampler_create();
+	r = ou_bench_exec(run, a->rows, 1, a->rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
+	if (a->nodes != NIL)
+	{
+		ou_bench_settle(run, gen, g, ngens, "after the run");
+		wal1 = ou_citus_nodes_wal(a->nodes);
+	}
+	/* this node's share is the workers' own WAL (Citus's local execution included) */
+	r.wal_records += wal1.records - wal0.records;
+	r.wal_fpi += wal1.fpi - wal0.fpi;
+	r.wal_bytes += (uint64) (wal1.bytes - wal0.bytes);
+
+	ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
+	after = ou_bench_measure(run, st->index);
+	/* an insert-only index never deletes pages: each split adds one leaf */
+	splits = Max(after.split_leaves - before.split_leaves, 0);
+	if (!a->keep)
+	{
+		ou_bench_phase(run, "generator %d of %d (%s): dropping the table", g + 1, ngens, gen);
+		ou_bench_drop(run, st->prefix);
+	}
+	ou_bench_insert_row(a, g, &r, splits, &after, sampler, values, nulls);
+}
+
+/*
+ * ou_bench_insert_run
+ *		bench_insert() (distributed = false) and bench_insert_distributed():
+ *		see the file header and doc/bench.md.  Their arguments differ only in
+ *		the sixth: unlogged, or shard_count.
+ */
+static Datum
+ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	OuInsertArgs a;
+	MemoryContext oldcxt;
+	MemoryContext rowcxt;
+	OuBenchRun *run;
+	int			g;
+
+	ou_bench_insert_args(fcinfo, distributed, &a);
 
 	/* the result set, materialized */
 	ou_bench_materialize(fcinfo, "bench_insert", OU_BENCH_INSERT_COLS);
-	tupstore = rsinfo->setResult;
-	tupdesc = rsinfo->setDesc;
-
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
 								   ALLOCSET_DEFAULT_SIZES);
 
 	/* the other nodes, whose WAL a distributed run adds up */
 	if (distributed)
-		nodes = ou_citus_other_nodes();
+		a.nodes = ou_citus_other_nodes();
 
 	run = ou_bench_start(distributed ? "bench_insert_distributed" : "bench_insert",
-						 fcinfo->flinfo->fn_oid, clients, schema, run_id, text_cap);
+						 fcinfo->flinfo->fn_oid, a.clients, a.schema, a.run_id, a.text_cap);
 	PG_TRY();
 	{
 		if (distributed)
 			ou_bench_set_distributed(run);
-		for (g = 0; g < ngens; g++)
+		for (g = 0; g < a.ngens; g++)
 		{
-			const char *gen = st[g]->gen;
-			OuBenchIndexShape before;
-			OuBenchIndexShape after;
-			OuBenchResult r;
-			OuCitusWal	wal0;
-			OuCitusWal	wal1;
-			OuSampler  *sampler;
-			int64		splits;
 			Datum		values[OU_BENCH_INSERT_COLS];
 			bool		nulls[OU_BENCH_INSERT_COLS];
 
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextReset(rowcxt);
 			oldcxt = MemoryContextSwitchTo(rowcxt);
-
-			/* a fresh table with a primary key of the generator's type */
-			ou_bench_phase(run, "generator %d of %d (%s): creating the table", g + 1, ngens, gen);
-			ou_bench_sql(run, st[g]->create);
-			memset(&before, 0, sizeof(before));
-			if (prefill > 0)
-			{
-				ou_bench_phase(run, "generator %d of %d (%s): prefilling", g + 1, ngens, gen);
-				ou_bench_prepare(run, st[g]->prefill, true);
-				(void) ou_bench_exec(run, prefill, OU_PREFILL_BATCH, OU_PREFILL_PER_XACT,
-									 NULL, NULL, 0);
-				before = ou_bench_measure(run, st[g]->index);
-			}
-
-			/* the other nodes: what the set-up wrote counts before the run */
-			memset(&wal0, 0, sizeof(wal0));
-			memset(&wal1, 0, sizeof(wal1));
-			if (nodes != NIL)
-				ou_bench_settle(run, gen, g, ngens, "before the run");
-
-			ou_bench_phase(run, "generator %d of %d (%s): checkpoint", g + 1, ngens, gen);
-			ou_bench_checkpoint();
-			if (nodes != NIL && OU_MAY_CHECKPOINT())
-				ou_citus_run_on_nodes(nodes, "CHECKPOINT", "run CHECKPOINT", NULL);
-			if (nodes != NIL)
-				wal0 = ou_citus_nodes_wal(nodes);
-			ou_bench_phase(run, "generator %d of %d (%s): preparing", g + 1, ngens, gen);
-			ou_bench_prepare(run, st[g]->insert, false);
-
-			ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
-			sampler = ou_sampler_create();
-			r = ou_bench_exec(run, rows, 1, rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
-			if (nodes != NIL)
-			{
-				ou_bench_settle(run, gen, g, ngens, "after the run");
-				wal1 = ou_citus_nodes_wal(nodes);
-			}
-			/* this node's share is the workers' own WAL (Citus's local execution included) */
-			r.wal_records += wal1.records - wal0.records;
-			r.wal_fpi += wal1.fpi - wal0.fpi;
-			r.wal_bytes += (uint64) (wal1.bytes - wal0.bytes);
-
-			ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
-			after = ou_bench_measure(run, st[g]->index);
-			/* an insert-only index never deletes pages: each split adds one leaf */
-			splits = Max(after.split_leaves - before.split_leaves, 0);
-			if (!keep)
-			{
-				ou_bench_phase(run, "generator %d of %d (%s): dropping the table", g + 1, ngens, gen);
-				ou_bench_drop(run, st[g]->prefix);
-			}
-
-			memset(nulls, 0, sizeof(nulls));
-			values[0] = CStringGetTextDatum(gen);
-			values[1] = Int64GetDatum(r.rows);
-			values[2] = Float8GetDatum(ou_round(r.seconds, 3));
-			values[3] = Float8GetDatum(ou_round(r.rows / r.seconds, 1));
-			values[4] = Float8GetDatum(ou_round((double) r.wal_bytes / r.rows, 1));
-			values[5] = Float8GetDatum(ou_round_sig((double) r.wal_fpi / r.rows, 3));
-			values[6] = Float8GetDatum(ou_round(1000.0 * splits / r.rows, 2));
-			values[7] = Int64GetDatum(after.index_bytes);
-			values[8] = Float8GetDatum(ou_round(after.avg_leaf_density, 2));
-			if (distributed)
-			{
-				/* the shards, and the nodes whose WAL counts (this one too) */
-				values[9] = Int32GetDatum((int32) after.trees);
-				values[10] = Int32GetDatum(list_length(nodes) + 1);
-			}
-			else
-			{
-				values[9] = Float8GetDatum(ou_round_sig((double) r.blks_dirtied / r.rows, 3));
-				values[10] = Float8GetDatum(ou_round_sig((double) r.blks_written / r.rows, 3));
-			}
-			values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
-			if (keep)
-				values[12] = CStringGetTextDatum(ou_bench_kept_name(schema,
-																   psprintf("%st", st[g]->prefix)));
-			else
-				nulls[12] = true;
+			ou_bench_insert_one(run, &a, g, values, nulls);
 			MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-			tuplestore_putvalues(tupstore, tupdesc, values, nulls);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 			MemoryContextSwitchTo(oldcxt);
 		}
-		ou_bench_finish(run, keep);
+		ou_bench_finish(run, a.keep);
 	}
 	PG_CATCH();
 	{

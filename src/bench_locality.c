@@ -144,41 +144,16 @@ ou_locality_text_size(OuLocalityVariant *v)
 }
 
 /*
- * bench_locality
- *		SQL function: see the file header and doc/bench.md.
+ * ou_locality_variants
+ *		The three variants' statements in schema (see the file header), and
+ *		the interleaved table's INSERT (*insert).
  */
-Datum
-bench_locality(PG_FUNCTION_ARGS)
+static void
+ou_locality_variants(OuLocalityVariant **variants, List **insert, const char *schema,
+					 int groups, int payload, int64 total)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	int			groups = (int) ou_bench_arg_int(fcinfo, 0, "groups", 1, PG_INT32_MAX);
-	int			rows_per_group = (int) ou_bench_arg_int(fcinfo, 1, "rows_per_group", 1, PG_INT32_MAX);
-	int			row_bytes = (int) ou_bench_arg_int(fcinfo, 2, "row_bytes",
-												   OU_LOCALITY_MIN_ROW, OU_LOCALITY_MAX_ROW);
-	int			clients = (int) ou_bench_arg_int(fcinfo, 3, "clients", 1, PG_INT32_MAX);
-	int			sample = (int) ou_bench_arg_int(fcinfo, 4, "sample_groups", 1, PG_INT32_MAX);
-	bool		keep = ou_bench_arg_bool(fcinfo, 5, "keep");
-	int64		total = (int64) groups * rows_per_group;
-	int			payload = row_bytes - OU_LOCALITY_ROW_OVERHEAD;
-	OuLocalityVariant *variants[3];
-	Tuplestorestate *tupstore;
-	TupleDesc	tupdesc;
-	OuBenchRun *run;
-	OuBenchResult load;
-	uint64		run_id;
-	char	   *schema;
-	char	   *qtbl;
-	char	   *qseq;
-	List	   *insert;
-	Size		text_cap;
-	int			v;
-
-	sample = Min(sample, groups);
-
-	/* every statement of the run, so that its shared memory fits them */
-	schema = ou_bench_new_schema(&run_id);
-	qtbl = ou_bench_qualified(schema, "interleaved");
-	qseq = ou_bench_qualified(schema, "interleaved_arrival");
+	char	   *qtbl = ou_bench_qualified(schema, "interleaved");
+	char	   *qseq = ou_bench_qualified(schema, "interleaved_arrival");
 
 	variants[0] = ou_locality_variant("interleaved", schema, "interleaved", false);
 	variants[0]->make =
@@ -187,7 +162,7 @@ bench_locality(PG_FUNCTION_ARGS)
 				   ou_bench_stmt(false, "ALTER TABLE %s ALTER COLUMN payload SET STORAGE PLAIN", qtbl),
 				   ou_bench_stmt(false, "CREATE INDEX interleaved_grp ON %s (grp, seq)", qtbl),
 				   ou_bench_stmt(false, "CREATE SEQUENCE %s OWNED BY %s.seq", qseq, qtbl));
-	insert = list_make1(ou_bench_stmt(false,
+	*insert = list_make1(ou_bench_stmt(false,
 									  "INSERT INTO %s (grp, seq, payload)"
 									  " SELECT ((a.n OPERATOR(pg_catalog.-) 1) OPERATOR(pg_catalog.%%)"
 									  " %d::pg_catalog.int8)::pg_catalog.int4, a.n, pg_catalog.repeat('x', %d)"
@@ -228,6 +203,93 @@ bench_locality(PG_FUNCTION_ARGS)
 								 ou_bench_qualified(schema, "covering")),
 				   ou_bench_stmt_toplevel("VACUUM (ANALYZE) %s", ou_bench_qualified(schema, "covering")));
 
+}
+
+/*
+ * ou_locality_row
+ *		The result row of variant v from what its reads counted (r), its
+ *		table's tuples, pages and sizes (vals), the load (v = 0) and the
+ *		fix's time.
+ */
+static void
+ou_locality_row(OuLocalityVariant *var, int v, OuBenchRead *rd, int64 *vals,
+				OuBenchResult *load, double fix_seconds, bool keep, const char *schema,
+				Datum *values, bool *nulls)
+{
+	OuBenchRead r = *rd;
+	double		tuples_per_page;
+	double		rows_per_group;
+	double		ideal;
+	double		heap_blocks;
+
+	/* heap_locality()'s yardstick, on this variant's table */
+	tuples_per_page = (double) vals[0] / Max(vals[1], 1);
+	rows_per_group = (double) r.rows / r.reads;
+	ideal = ceil(rows_per_group / tuples_per_page);
+	heap_blocks = (double) r.counters[0] / r.reads;
+
+	memset(nulls, 0, sizeof(bool) * OU_LOCALITY_COLS);
+	values[0] = CStringGetTextDatum(var->name);
+	values[1] = CStringGetTextDatum(r.scan);
+	values[2] = Int64GetDatum(r.reads);
+	values[3] = Float8GetDatum(ou_round(rows_per_group, 2));
+	values[4] = Float8GetDatum(ou_round(heap_blocks, 2));
+	values[5] = Float8GetDatum(ou_round((double) r.counters[1] / r.reads, 2));
+	values[6] = Float8GetDatum(ou_round(ideal, 2));
+	values[7] = Float8GetDatum(ou_round(heap_blocks / ideal, 2));
+	values[8] = Float8GetDatum(ou_round(r.reads / r.seconds, 1));
+	if (v == 0)
+		values[9] = Float8GetDatum(ou_round(load->rows / load->seconds, 1));
+	else
+		nulls[9] = true;
+	if (var->fix != NIL)
+		values[10] = Float8GetDatum(ou_round(fix_seconds, 3));
+	else
+		nulls[10] = true;
+	values[11] = Int64GetDatum(vals[2]);
+	values[12] = Int64GetDatum(vals[3]);
+	if (keep)
+		values[13] = CStringGetTextDatum(ou_bench_kept_name(schema, var->table));
+	else
+		nulls[13] = true;
+}
+
+/*
+ * bench_locality
+ *		SQL function: see the file header and doc/bench.md.
+ */
+Datum
+bench_locality(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			groups = (int) ou_bench_arg_int(fcinfo, 0, "groups", 1, PG_INT32_MAX);
+	int			rows_per_group = (int) ou_bench_arg_int(fcinfo, 1, "rows_per_group", 1, PG_INT32_MAX);
+	int			row_bytes = (int) ou_bench_arg_int(fcinfo, 2, "row_bytes",
+												   OU_LOCALITY_MIN_ROW, OU_LOCALITY_MAX_ROW);
+	int			clients = (int) ou_bench_arg_int(fcinfo, 3, "clients", 1, PG_INT32_MAX);
+	int			sample = (int) ou_bench_arg_int(fcinfo, 4, "sample_groups", 1, PG_INT32_MAX);
+	bool		keep = ou_bench_arg_bool(fcinfo, 5, "keep");
+	int64		total = (int64) groups * rows_per_group;
+	int			payload = row_bytes - OU_LOCALITY_ROW_OVERHEAD;
+	OuLocalityVariant *variants[3];
+	Tuplestorestate *tupstore;
+	TupleDesc	tupdesc;
+	OuBenchRun *run;
+	OuBenchResult load;
+	uint64		run_id;
+	char	   *schema;
+	char	   *qtbl;
+	List	   *insert;
+	Size		text_cap;
+	int			v;
+
+	sample = Min(sample, groups);
+
+	/* every statement of the run, so that its shared memory fits them */
+	schema = ou_bench_new_schema(&run_id);
+
+	ou_locality_variants(variants, &insert, schema, groups, payload, total);
+	qtbl = ou_bench_qualified(schema, "interleaved");
 	text_cap = ou_bench_text_size(insert);
 	for (v = 0; v < 3; v++)
 		text_cap = Max(text_cap, ou_locality_text_size(variants[v]));
@@ -248,10 +310,6 @@ bench_locality(PG_FUNCTION_ARGS)
 			OuBenchRead r;
 			int64		vals[4];
 			double		fix_seconds = 0;
-			double		tuples_per_page;
-			double		rows_per_group;
-			double		ideal;
-			double		heap_blocks;
 			Datum		values[OU_LOCALITY_COLS];
 			bool		nulls[OU_LOCALITY_COLS];
 
@@ -288,36 +346,7 @@ bench_locality(PG_FUNCTION_ARGS)
 			r = ou_bench_read(run, var->setup, var->counters, var->read, groups, sample,
 							  OU_LOCALITY_READ_MS);
 
-			/* heap_locality()'s yardstick, on this variant's table */
-			tuples_per_page = (double) vals[0] / Max(vals[1], 1);
-			rows_per_group = (double) r.rows / r.reads;
-			ideal = ceil(rows_per_group / tuples_per_page);
-			heap_blocks = (double) r.counters[0] / r.reads;
-
-			memset(nulls, 0, sizeof(nulls));
-			values[0] = CStringGetTextDatum(var->name);
-			values[1] = CStringGetTextDatum(r.scan);
-			values[2] = Int64GetDatum(r.reads);
-			values[3] = Float8GetDatum(ou_round(rows_per_group, 2));
-			values[4] = Float8GetDatum(ou_round(heap_blocks, 2));
-			values[5] = Float8GetDatum(ou_round((double) r.counters[1] / r.reads, 2));
-			values[6] = Float8GetDatum(ou_round(ideal, 2));
-			values[7] = Float8GetDatum(ou_round(heap_blocks / ideal, 2));
-			values[8] = Float8GetDatum(ou_round(r.reads / r.seconds, 1));
-			if (v == 0)
-				values[9] = Float8GetDatum(ou_round(load.rows / load.seconds, 1));
-			else
-				nulls[9] = true;
-			if (var->fix != NIL)
-				values[10] = Float8GetDatum(ou_round(fix_seconds, 3));
-			else
-				nulls[10] = true;
-			values[11] = Int64GetDatum(vals[2]);
-			values[12] = Int64GetDatum(vals[3]);
-			if (keep)
-				values[13] = CStringGetTextDatum(ou_bench_kept_name(schema, var->table));
-			else
-				nulls[13] = true;
+			ou_locality_row(var, v, &r, vals, &load, fix_seconds, keep, schema, values, nulls);
 			tuplestore_putvalues(tupstore, tupdesc, values, nulls);
 		}
 		ou_bench_finish(run, keep);

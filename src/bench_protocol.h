@@ -3,12 +3,16 @@
  * bench_protocol.h
  *	  The shared memory of a benchmark run and the commands the leader
  *	  sends its workers: private to the engine (bench_leader.c,
- *	  bench_worker.c, bench_read.c, bench_cleanup.c, bench_args.c,
- *	  bench_sql.c).
+ *	  bench_command.c, bench_worker.c, bench_read.c, bench_cleanup.c,
+ *	  bench_args.c, bench_sql.c, bench_proc.c).
  *
  * One run = one DSM segment holding an OuBenchShared header (a slot per
- * worker), the caller's search_path, and a text area for the statements of
- * the current command.  Each statement in the text area is NUL-terminated
+ * worker), the command channel (bench_channel.h), one message queue per
+ * worker, the caller's search_path, and a text area for the statements of
+ * the current command.  A worker sends its errors, warnings and notices
+ * through its queue, as a parallel worker does (pq_redirect_to_shm_mq); the
+ * leader relays them to its client with every field intact (ThrowErrorData),
+ * adding the worker and the phase to the context.  Each statement in the text area is NUL-terminated
  * and starts with one byte saying under which search_path it runs:
  * OU_PATH_SAFE (our own SQL: pg_catalog, pg_temp) or OU_PATH_CALLER (a
  * statement holding a caller's generator expression: pg_catalog, the
@@ -25,11 +29,13 @@
 #define OU_BENCH_PROTOCOL_H
 
 #include "bench.h"
+#include "bench_channel.h"
 
 #include "executor/instrument.h"
 #include "port/atomics.h"
 #include "postmaster/bgworker.h"
-#include "storage/condition_variable.h"
+#include "storage/dsm.h"
+#include "storage/shm_mq.h"
 #include "storage/lock.h"
 #include "storage/proc.h"
 
@@ -37,8 +43,14 @@
 #define OU_BENCH_KEY_SHARED		1
 #define OU_BENCH_KEY_PATH		2
 #define OU_BENCH_KEY_TEXT		3
+#define OU_BENCH_KEY_CHAN		4
+#define OU_BENCH_KEY_QUEUES		5
 
-#define OU_ERRLEN				1024
+/* each worker's message queue (errors, warnings, notices), as parallel.c's */
+#define OU_BENCH_QUEUE_SIZE		16384
+
+/* the background-worker type of every benchmark and clean-up worker */
+#define OU_BENCH_WORKER_TYPE	"ordered_uuid bench worker"
 
 /* the search_path of all SQL the extension writes itself */
 #define OU_SAFE_SEARCH_PATH		"pg_catalog, pg_temp"
@@ -65,22 +77,28 @@ typedef enum OuBenchCmd
 	OU_CMD_READ,				/* worker 1: time and count a read statement */
 	OU_CMD_DROP,				/* worker 1: drop relations by name prefix */
 	OU_CMD_KEEP,				/* worker 1: rename the run's schema to its kept name */
-	OU_CMD_EXIT					/* every worker: exit */
+	OU_CMD_EXIT = OU_CHAN_EXIT	/* every worker: exit */
 } OuBenchCmd;
+
+/*
+ * The limits a run's workers check once connected (bench_args.c), as the
+ * leader found them.
+ */
+typedef struct OuBenchLimits
+{
+	bool		is_super;		/* exempt from the connection limits */
+	int			rolconnlimit;
+	int			datconnlimit;
+	int			max_workers;	/* ordered_uuid.bench_max_workers, resolved */
+} OuBenchLimits;
 
 /* one worker's slot in shared memory */
 typedef struct OuBenchSlot
 {
-	pg_atomic_uint32 done_seq;	/* last command this worker completed */
 	pg_atomic_uint64 rows_done; /* rows inserted by the current RUN */
 	int			pid;			/* set once connected */
 	PGPROC	   *proc;			/* its PGPROC, set once connected */
 	bool		running;		/* inside the loop of a RUN */
-	bool		failed;			/* an error is in err* */
-	int			sqlerrcode;
-	char		errmsg[OU_ERRLEN];
-	char		errdetail[OU_ERRLEN];
-	char		errhint[OU_ERRLEN];
 	TimestampTz finished;		/* end of its last RUN */
 	WalUsage	wal;			/* WAL written by its last RUN */
 	BufferUsage buf;			/* buffers used by its last RUN */
@@ -99,11 +117,9 @@ typedef struct OuBenchShared
 	PGPROC	   *leader;
 	int			nworkers;
 	uint64		run_id;			/* the random id in the schema's name */
-	ConditionVariable cv;		/* broadcast when cmd_seq changes */
-	pg_atomic_uint32 cmd_seq;
-	pg_atomic_uint32 abort;		/* set when the leader gives up */
-	/* the current command */
-	OuBenchCmd	cmd;
+	OuBenchLimits limits;
+	char		client_min_messages[32];	/* the leader's */
+	/* the parameters of the current command */
 	int			nstmts;			/* statements in the text area */
 	bool		with_count;		/* PREPARE: statements take $1 int8 = rows */
 	int64		rows;			/* RUN: rows over all workers */
@@ -135,10 +151,15 @@ typedef struct OuBenchShared
 	SET_LOCKTAG_ADVISORY((tag), (dbid), (uint32) ((run_id) >> 32), \
 						 (uint32) (run_id), OU_RUN_LOCK_FIELD4)
 
-/* bench_worker.c */
+/* bench_proc.c: plumbing, below everything else of the engine */
+extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
+extern int	ou_bench_count_workers(Oid roleid, Oid dbid);
 extern void ou_worker_connect(Oid dbid, Oid roleid);
 extern void ou_worker_begin_xact(void);
 extern void ou_worker_end_xact(void);
+extern void ou_worker_set_run(const char *caller_path, const char *caller_messages,
+							  OuChan *chan);
+extern void ou_worker_check_abort(void);
 extern void ou_worker_use_path(char which);
 extern const char *ou_worker_text(const char *text, int i);
 
@@ -147,12 +168,41 @@ extern void ou_worker_values(OuBenchShared *sh, OuBenchSlot *slot, const char *q
 extern void ou_worker_read(OuBenchShared *sh, OuBenchSlot *slot, const char *text);
 extern void ou_worker_toplevel(const char *sql);
 
-/* bench_leader.c */
-extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
-extern bool ou_bench_wait_stopped(BackgroundWorkerHandle **handles, int n, int timeout_ms);
+/* the leader's view of a run (bench_leader.c); lives in TopMemoryContext */
+struct OuBenchRun
+{
+	dsm_segment *seg;
+	OuBenchShared *sh;
+	OuChan	   *chan;
+	shm_mq_handle **queues;		/* per worker; NULL once it detached */
+	MemoryContext msgcxt;		/* a relayed message, reset after each */
+	char	   *text;
+	Size		text_cap;
+	int			nworkers;
+	BackgroundWorkerHandle **handles;
+	bool		done;			/* finished or cleaned up: nothing left to do */
+	bool		created;		/* SETUP was sent: the schema may exist */
+	bool		locked;			/* holds the run lock */
+	LOCKTAG		tag;			/* the run lock */
+	char		fname[NAMEDATALEN];
+	char		phase[256];
+	TimestampTz last_notice;
+	TimestampTz wait_started;
+	/* what the current wait reports and samples */
+	int64		wait_rows;
+	OuBenchSampleFn wait_sample;
+	void	   *wait_arg;
+};
+
+/* bench_leader.c: sending a command and waiting for it */
+extern void ou_bench_send(OuBenchRun *run, OuBenchCmd cmd, int only_worker,
+						  int64 rows_total, OuBenchSampleFn sample,
+						  void *sample_arg, int sample_ms);
+extern void ou_bench_set_text(OuBenchRun *run, List *stmts);
 
 /* bench_args.c */
-extern void ou_bench_check_role(int nworkers, bool need_create);
+extern OuBenchLimits ou_bench_check_role(int nworkers, bool need_create);
+extern void ou_bench_check_limits(const OuBenchLimits *limits, Oid roleid, Oid dbid);
 
 /* bench_cleanup.c */
 extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,

@@ -134,10 +134,7 @@ ou_worker_read_pass(OuBenchShared *sh, SPIPlanPtr plan, const char *query)
 		int64		n;
 
 		CHECK_FOR_INTERRUPTS();
-		if (pg_atomic_read_u32(&sh->abort))
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("benchmark stopped by its leader")));
+		ou_worker_check_abort();
 		if (SPI_execute_plan(plan, &key, NULL, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "could not run benchmark read: %s", query);
 		ou_worker_int8_row(query, &n, 1);

@@ -10,7 +10,12 @@
  * expression run under the caller's search_path (behind pg_catalog and the
  * extension's schema), and only while they are parsed and planned; their
  * cached plans keep the path they were made with.  The read-side commands
- * (VALUES, READ) and top-level utility statements are in bench_read.c.
+ * (VALUES, READ) and top-level utility statements are in bench_read.c; the
+ * plumbing (connection, transactions, search_path) in bench_proc.c.
+ *
+ * A worker's errors, warnings and notices go to the leader through its
+ * message queue (pq_redirect_to_shm_mq, as in a parallel worker), with the
+ * leader's client_min_messages; an error ends the worker.
  *
  * IDENTIFICATION
  *	  src/bench_worker.c
@@ -28,11 +33,13 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "libpq/pqmq.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/shm_mq.h"
 #include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
@@ -50,30 +57,6 @@ PGDLLEXPORT void ou_bench_worker_main(Datum main_arg);
 static SPIPlanPtr *ou_plans = NULL;
 static int	ou_nplans = 0;
 static char ou_plans_path = OU_PATH_SAFE;
-static char ou_current_path = '\0';
-static const char *ou_caller_path = NULL;
-
-/*
- * ou_worker_begin_xact / ou_worker_end_xact
- *		A transaction with SPI and a snapshot, as in worker_spi.
- */
-void
-ou_worker_begin_xact(void)
-{
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	PushActiveSnapshot(GetTransactionSnapshot());
-}
-
-void
-ou_worker_end_xact(void)
-{
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-}
 
 /*
  * ou_worker_begin_block / ou_worker_end_block
@@ -98,59 +81,6 @@ ou_worker_end_block(void)
 	if (!EndTransactionBlock(false))
 		elog(ERROR, "benchmark transaction block did not commit");
 	CommitTransactionCommand();
-}
-
-/*
- * ou_worker_connect
- *		Connect this worker (a benchmark's, or a clean-up worker) to database
- *		dbid as role roleid, the run's caller.  The database's and the role's
- *		settings (ALTER DATABASE / ALTER ROLE ... SET) apply to a background
- *		worker's session as to a client's, and a "role" among them (which the
- *		database owner may set) would make the worker act as that role, not
- *		as the caller: reset it, as SET ROLE NONE does, and make sure.
- */
-void
-ou_worker_connect(Oid dbid, Oid roleid)
-{
-	BackgroundWorkerInitializeConnectionByOid(dbid, roleid, 0);
-	SetConfigOption("role", "none", PGC_USERSET, PGC_S_SESSION);
-	if (GetUserId() != roleid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
-				 errmsg("benchmark worker cannot act as role \"%s\"",
-						GetUserNameFromId(roleid, true)),
-				 errdetail("The settings of the database or of the role make it role \"%s\".",
-						   GetUserNameFromId(GetUserId(), true))));
-}
-
-/*
- * ou_worker_use_path
- *		Set the search_path for statements marked with which
- *		(OU_PATH_SAFE or OU_PATH_CALLER).  Call it outside a transaction.
- */
-void
-ou_worker_use_path(char which)
-{
-	if (which != OU_PATH_SAFE && which != OU_PATH_CALLER)
-		elog(ERROR, "benchmark statement has no search_path mark");
-	if (which == ou_current_path)
-		return;
-	SetConfigOption("search_path",
-					which == OU_PATH_CALLER ? ou_caller_path : OU_SAFE_SEARCH_PATH,
-					PGC_USERSET, PGC_S_SESSION);
-	ou_current_path = which;
-}
-
-/*
- * ou_worker_text
- *		The i-th statement of the text area (its mark first).
- */
-const char *
-ou_worker_text(const char *text, int i)
-{
-	while (i-- > 0)
-		text += strlen(text) + 1;
-	return text;
 }
 
 /*
@@ -292,10 +222,7 @@ ou_worker_run(OuBenchShared *sh, int me)
 			int			ret;
 
 			CHECK_FOR_INTERRUPTS();
-			if (pg_atomic_read_u32(&sh->abort))
-				ereport(ERROR,
-						(errcode(ERRCODE_QUERY_CANCELED),
-						 errmsg("benchmark stopped by its leader")));
+			ou_worker_check_abort();
 			ret = SPI_execute_plan(ou_plans[j % ou_nplans], sh->with_count ? &arg : NULL,
 								   NULL, false, 0);
 			if (ret != SPI_OK_INSERT)
@@ -385,23 +312,6 @@ ou_worker_keep(OuBenchShared *sh)
 }
 
 /*
- * ou_worker_store_error
- *		Copy the error being handled into this worker's slot for the leader.
- */
-static void
-ou_worker_store_error(OuBenchShared *sh, OuBenchSlot *slot, ErrorData *edata)
-{
-	slot->sqlerrcode = edata->sqlerrcode;
-	strlcpy(slot->errmsg, edata->message ? edata->message : "unknown error", OU_ERRLEN);
-	strlcpy(slot->errdetail, edata->detail ? edata->detail : "", OU_ERRLEN);
-	strlcpy(slot->errhint, edata->hint ? edata->hint : "", OU_ERRLEN);
-	pg_write_barrier();
-	slot->failed = true;
-	pg_write_barrier();
-	SetLatch(&sh->leader->procLatch);
-}
-
-/*
  * ou_worker_before_exit
  *		before_shmem_exit callback of a worker: leave the condition variable
  *		(which lives in the run's DSM segment) while the segment is still
@@ -470,96 +380,94 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 }
 
 /*
- * ou_bench_worker_main
- *		Entry point of a benchmark worker: connect as the run's role, then
- *		execute the leader's commands until EXIT or abort.
+ * ou_worker_attach
+ *		Map the run's segment and send this worker's errors, warnings and
+ *		notices through its message queue to the leader (before connecting,
+ *		so that a failed connection is reported too).  Returns NULL when the
+ *		leader is gone already.
  */
-void
-ou_bench_worker_main(Datum main_arg)
+static OuBenchShared *
+ou_worker_attach(int me, OuChan **chan, const char **text)
 {
 	dsm_segment *seg;
 	shm_toc    *toc;
 	OuBenchShared *sh;
-	OuBenchSlot *slot;
-	const char *text;
-	int			me;
-	uint32		seen = 0;
-	MemoryContext cmdcxt;
+	char	   *queues;
+	shm_mq	   *mq;
 
-	memcpy(&me, MyBgworkerEntry->bgw_extra, sizeof(int));
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-
-	seg = dsm_attach(DatumGetUInt32(main_arg));
+	seg = dsm_attach(DatumGetUInt32(MyBgworkerEntry->bgw_main_arg));
 	if (seg == NULL)
-		proc_exit(0);			/* the leader is gone already */
+		return NULL;
 	before_shmem_exit(ou_worker_before_exit, (Datum) 0);
 	toc = shm_toc_attach(OU_BENCH_MAGIC, dsm_segment_address(seg));
 	if (toc == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("bad magic number in dynamic shared memory segment")));
+	queues = shm_toc_lookup(toc, OU_BENCH_KEY_QUEUES, false);
+	mq = (shm_mq *) (queues + (Size) me * OU_BENCH_QUEUE_SIZE);
+	shm_mq_set_sender(mq, MyProc);
+	pq_redirect_to_shm_mq(seg, shm_mq_attach(mq, seg, NULL));
+
 	sh = shm_toc_lookup(toc, OU_BENCH_KEY_SHARED, false);
-	ou_caller_path = shm_toc_lookup(toc, OU_BENCH_KEY_PATH, false);
-	text = shm_toc_lookup(toc, OU_BENCH_KEY_TEXT, false);
+	*chan = shm_toc_lookup(toc, OU_BENCH_KEY_CHAN, false);
+	*text = shm_toc_lookup(toc, OU_BENCH_KEY_TEXT, false);
+	ou_worker_set_run(shm_toc_lookup(toc, OU_BENCH_KEY_PATH, false),
+					  sh->client_min_messages, *chan);
+	return sh;
+}
+
+/*
+ * ou_bench_worker_main
+ *		Entry point of a benchmark worker: connect as the run's role, check
+ *		the limits, then execute the leader's commands until EXIT or abort.
+ *		An error ends the worker; it reaches the leader through the queue.
+ */
+void
+ou_bench_worker_main(Datum main_arg)
+{
+	OuBenchShared *sh;
+	OuChan	   *chan;
+	OuBenchSlot *slot;
+	const char *text;
+	int			me;
+	uint32		seen = 0;
+	int			cmd;
+	MemoryContext cmdcxt;
+
+	memcpy(&me, MyBgworkerEntry->bgw_extra, sizeof(int));
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	sh = ou_worker_attach(me, &chan, &text);
+	if (sh == NULL || ou_chan_aborted(chan))
+		proc_exit(0);			/* the leader is gone already */
 	slot = &sh->slots[me];
-	if (pg_atomic_read_u32(&sh->abort))
-		proc_exit(0);
 
 	ou_worker_connect(sh->dbid, sh->roleid);
 	ou_worker_use_path(OU_PATH_SAFE);
 	slot->proc = MyProc;
 	pg_write_barrier();
 	slot->pid = MyProcPid;
+	/* in a transaction: an error names the role and the database */
+	StartTransactionCommand();
+	ou_bench_check_limits(&sh->limits, sh->roleid, sh->dbid);
+	CommitTransactionCommand();
 	pgstat_report_activity(STATE_IDLE, NULL);
 
 	cmdcxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid bench command",
 								   ALLOCSET_DEFAULT_SIZES);
-	for (;;)
+	while (ou_chan_next(chan, &seen, &cmd))
 	{
-		uint32		seq;
-		OuBenchCmd	cmd;
-
-		/* wait for the next command */
-		for (;;)
-		{
-			seq = pg_atomic_read_u32(&sh->cmd_seq);
-			if (seq != seen || pg_atomic_read_u32(&sh->abort))
-				break;
-			(void) ConditionVariableTimedSleep(&sh->cv, 1000, PG_WAIT_EXTENSION);
-		}
-		ConditionVariableCancelSleep();
-		if (pg_atomic_read_u32(&sh->abort))
-			break;
-		pg_read_barrier();
-		seen = seq;
-		cmd = sh->cmd;
+		MemoryContext oldcxt;
 
 		MemoryContextReset(cmdcxt);
-		PG_TRY();
-		{
-			MemoryContext oldcxt = MemoryContextSwitchTo(cmdcxt);
-
-			ou_worker_execute(sh, me, cmd, text);
-			MemoryContextSwitchTo(oldcxt);
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(TopMemoryContext);
-			edata = CopyErrorData();
-			ou_worker_store_error(sh, slot, edata);
-			PG_RE_THROW();
-		}
-		PG_END_TRY();
-
-		pg_write_barrier();
-		pg_atomic_write_u32(&slot->done_seq, seen);
-		SetLatch(&sh->leader->procLatch);
+		oldcxt = MemoryContextSwitchTo(cmdcxt);
+		ou_worker_execute(sh, me, (OuBenchCmd) cmd, text);
+		MemoryContextSwitchTo(oldcxt);
+		ou_chan_ack(chan, me, seen);
 		if (cmd == OU_CMD_EXIT)
 			break;
 	}
-	dsm_detach(seg);
 	proc_exit(0);
 }

@@ -31,7 +31,6 @@
 
 #include "access/rmgr.h"
 #include "access/xact.h"
-#include "access/xlog_internal.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 

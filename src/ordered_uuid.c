@@ -13,6 +13,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 
+#include "bench.h"
 #include "collector.h"
 #include "compat.h"
 #include "generators.h"
@@ -23,15 +24,17 @@ void		_PG_init(void);
 
 /*
  * _PG_init
- *		Called when the library is loaded.  Only when it is loaded through
- *		shared_preload_libraries does it set up the collector (settings,
- *		shared memory, background worker) and the striped keys' shared edge
- *		(generators_edge.c); otherwise there is nothing to do: the generators,
- *		diagnostics and benchmarks need no initialisation.
+ *		Called when the library is loaded.  The benchmarks' setting
+ *		(ordered_uuid.bench_max_workers) is defined always; only when the
+ *		library is loaded through shared_preload_libraries does it set up the
+ *		collector (settings, shared memory, background worker) and the
+ *		striped keys' shared edge (generators_edge.c).  The generators,
+ *		diagnostics and benchmarks need nothing else.
  */
 void
 _PG_init(void)
 {
+	ou_bench_define_gucs();
 	if (!process_shared_preload_libraries_in_progress)
 		return;
 

@@ -112,8 +112,8 @@ SELECT is(
 SELECT volatility_is('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean'],
 	'volatile');
 SELECT isnt_strict('bench_locality', ARRAY['integer', 'integer', 'integer', 'integer', 'integer', 'boolean']);
-SELECT ok(has_function_privilege('public', 'bench_locality(int, int, int, int, int, bool)', 'EXECUTE'),
-	'anyone may run bench_locality (it runs with the caller''s privileges)');
+SELECT ok(NOT has_function_privilege('public', 'bench_locality(int, int, int, int, int, bool)', 'EXECUTE'),
+	'bench_locality is granted, not PUBLIC''s (it holds worker slots and writes)');
 
 -- Every benchmark function: PARALLEL UNSAFE, not SECURITY DEFINER, commented,
 -- no SET clause that would change the caller's search_path.
@@ -134,18 +134,18 @@ SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%' AND p.proconfig IS NOT NULL
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
 	0, 'benchmark functions keep the caller''s settings');
-SELECT ok(has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE')
-		  AND has_function_privilege('public', 'bench_bulk_load(int, bigint, int, bool)', 'EXECUTE')
-		  AND has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE')
-		  AND has_function_privilege('public', 'bench_insert_distributed(text[], bigint, int, int, bigint, int, bool)', 'EXECUTE'),
-	'anyone may run the benchmarks (they run with the caller''s privileges)');
+SELECT ok(NOT (has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE')
+			   OR has_function_privilege('public', 'bench_bulk_load(int, bigint, int, bool)', 'EXECUTE')
+			   OR has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE')
+			   OR has_function_privilege('public', 'bench_insert_distributed(text[], bigint, int, int, bigint, int, bool)', 'EXECUTE')),
+	'the benchmarks are granted, not PUBLIC''s (they hold worker slots and write)');
 
--- bench_cleanup(): no arguments, a count, volatile, for everyone.
+-- bench_cleanup(): no arguments, a count, volatile, granted.
 SELECT has_function('bench_cleanup', ARRAY[]::text[]);
 SELECT function_returns('bench_cleanup', ARRAY[]::text[], 'bigint');
 SELECT volatility_is('bench_cleanup', ARRAY[]::text[], 'volatile');
-SELECT ok(has_function_privilege('public', 'bench_cleanup()', 'EXECUTE'),
-	'anyone may drop the scratch schemas of their own dead runs');
+SELECT ok(NOT has_function_privilege('public', 'bench_cleanup()', 'EXECUTE'),
+	'bench_cleanup is granted, not PUBLIC''s');
 
 -- No scratch space belongs to the extension, and nothing of it is writable
 -- by PUBLIC: each run makes a schema of its own.

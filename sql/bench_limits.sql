@@ -1,0 +1,156 @@
+--
+-- Benchmark limits and the caller's transaction: the server-wide cap on
+-- benchmark workers, read-only transactions, what commits apart from the
+-- caller's transaction, and a worker's errors, warnings and notices as the
+-- caller sees them, and overlapping runs of one role.
+--
+\i sql/include/err.sql
+LOAD 'ordered_uuid';
+CREATE VIEW limits_leftovers AS
+SELECT count(*) AS scratch_schemas FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
+
+-- 1. The server-wide cap: by default half of max_worker_processes.
+SHOW ordered_uuid.bench_max_workers;
+SELECT split_part(pg_temp.err(format($$SELECT bench_insert(ARRAY['bigint'], 10, clients => %s)$$,
+									 current_setting('max_worker_processes')::int / 2 + 1)), ':', 1)
+	   AS over_the_default_cap;
+SET ordered_uuid.bench_max_workers = 1;
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 10, clients => 2)$$);
+SELECT generator, rows FROM bench_insert(ARRAY['bigint'], 10, clients => 1);
+SET ordered_uuid.bench_max_workers = 0;
+SELECT pg_temp.err($$SELECT bench_cleanup()$$);
+RESET ordered_uuid.bench_max_workers;
+-- only a superuser sets it
+CREATE ROLE regress_limits_dave LOGIN;
+SET ROLE regress_limits_dave;
+SELECT pg_temp.err($$SET ordered_uuid.bench_max_workers = 100$$);
+-- and EXECUTE on the benchmarks is granted, not PUBLIC's
+SELECT pg_temp.err($$SELECT bench_cleanup()$$);
+RESET ROLE;
+DROP ROLE regress_limits_dave;
+SELECT * FROM limits_leftovers;
+
+-- 2. Read-only transactions are refused before any worker starts.
+BEGIN READ ONLY;
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 10)$$);
+SELECT pg_temp.err($$SELECT bench_bulk_load(1, 10)$$);
+SELECT pg_temp.err($$SELECT bench_multi_table(2, 1, 10)$$);
+SELECT pg_temp.err($$SELECT bench_locality(10, 5)$$);
+SELECT pg_temp.err($$SELECT bench_cleanup()$$);
+ROLLBACK;
+SET default_transaction_read_only = on;
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 10)$$);
+RESET default_transaction_read_only;
+SELECT * FROM limits_leftovers;
+
+-- 3. A benchmark's work commits in its workers, apart from the caller's
+-- transaction: a schema kept inside a transaction block that rolls back
+-- stays.
+BEGIN;
+SELECT generator, rows, kept_table LIKE 'ordered\_uuid\_kept\_%' AS kept
+  FROM bench_insert(ARRAY['bigint'], 10, keep => true);
+ROLLBACK;
+SELECT * FROM limits_leftovers;
+SET client_min_messages = warning;
+DO $$
+DECLARE s name;
+BEGIN
+	FOR s IN SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_kept\_%' LOOP
+		EXECUTE format('DROP SCHEMA %I CASCADE', s);
+	END LOOP;
+END $$;
+RESET client_min_messages;
+
+-- 4. A worker's error reaches the caller whole: SQLSTATE, message (longer
+-- than any fixed buffer), detail, hint, and context (the worker's, then the
+-- worker and the phase, then the caller's).
+CREATE FUNCTION limits_boom() RETURNS uuid LANGUAGE plpgsql AS $$
+BEGIN
+	RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'generator failed: ' || repeat('x', 3000),
+		DETAIL = 'The detail of the failure.', HINT = 'The hint of the failure.';
+END $$;
+CREATE FUNCTION pg_temp.fields(stmt text) RETURNS TABLE (field text, value text) LANGUAGE plpgsql AS $$
+DECLARE
+	st text; msg text; det text; hin text; ctx text;
+BEGIN
+	EXECUTE stmt;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+		hin = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+	RETURN QUERY VALUES ('sqlstate', st), ('message length', length(msg)::text),
+		('message', left(msg, 20) || '...' || right(msg, 3)), ('detail', det), ('hint', hin),
+		('context', regexp_replace(regexp_replace(ctx, 'ordered_uuid_run_[0-9a-f]{16}', 'ordered_uuid_run_X', 'g'),
+								   'pg_temp_[0-9]+', 'pg_temp', 'g'));
+END $$;
+SELECT * FROM pg_temp.fields($$SELECT bench_insert(ARRAY['limits_boom()'], 10)$$);
+SELECT * FROM limits_leftovers;
+
+-- 5. Its warnings and notices are relayed, as the caller's
+-- client_min_messages lets them through.
+CREATE FUNCTION limits_chatty() RETURNS uuid LANGUAGE plpgsql AS $$
+BEGIN
+	RAISE WARNING 'a warning from a generator';
+	RAISE NOTICE 'a notice from a generator';
+	RETURN gen_random_uuid();
+END $$;
+SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_xact => 1);
+SET client_min_messages = warning;
+SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_xact => 1);
+RESET client_min_messages;
+DROP FUNCTION limits_boom(), limits_chatty();
+SELECT * FROM limits_leftovers;
+
+-- 6. Overlapping runs.  A role's running benchmark holds two workers: a
+-- second session runs it, and its workers wait in their first insert for an
+-- advisory lock that this session holds.  (isolationtester can only see a
+-- session that waits for a lock, not a leader that waits for its workers,
+-- so this interleaving is forced here by that lock and a wait until both
+-- workers queue for it.)  Those workers count against the role's
+-- CONNECTION LIMIT when it starts another run, and against the server-wide
+-- cap.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS dblink;
+RESET client_min_messages;
+CREATE ROLE regress_limits_erin LOGIN CONNECTION LIMIT 3;
+GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) TO regress_limits_erin;
+DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_limits_erin', current_database()); END $$;
+CREATE FUNCTION limits_waiting_uuid() RETURNS uuid LANGUAGE sql VOLATILE AS
+	'SELECT pg_advisory_lock_shared(4711); SELECT pg_advisory_unlock_shared(4711); SELECT gen_random_uuid()';
+GRANT EXECUTE ON FUNCTION limits_waiting_uuid() TO regress_limits_erin;
+SELECT pg_advisory_lock(4711) IS NOT NULL AS locked;
+-- a session of the superuser acting as the role (only sessions that log in
+-- as the role count against its limit: this one does not)
+SELECT dblink_connect('first', 'host=' || current_setting('unix_socket_directories') ||
+					  ' port=' || current_setting('port') || ' dbname=' || current_database() ||
+					  ' user=' || current_user ||
+					  ' options=''-crole=regress_limits_erin -cclient_min_messages=warning''');
+SELECT dblink_send_query('first', $$SELECT generator, rows FROM bench_insert(ARRAY['limits_waiting_uuid()'], 4, clients => 2)$$);
+DO $$
+BEGIN
+	WHILE (SELECT count(*) FROM pg_locks
+			WHERE locktype = 'advisory' AND objid = 4711 AND NOT granted) < 2 LOOP
+		PERFORM pg_sleep(0.01);
+	END LOOP;
+END $$;
+SELECT count(*) AS running_workers FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker';
+-- the role's limit is 3: two more workers are refused, one is not
+SET ROLE regress_limits_erin;
+SET client_min_messages = warning;
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 4, clients => 2)$$);
+SELECT generator, rows FROM bench_insert(ARRAY['bigint'], 4, clients => 1);
+RESET client_min_messages;
+RESET ROLE;
+-- a cap of 3 benchmark workers on the server: the same
+SET ordered_uuid.bench_max_workers = 3;
+SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 4, clients => 2)$$);
+SELECT generator, rows FROM bench_insert(ARRAY['bigint'], 4, clients => 1);
+RESET ordered_uuid.bench_max_workers;
+SELECT pg_advisory_unlock(4711);
+SELECT * FROM dblink_get_result('first') AS t(generator text, rows bigint);
+SELECT dblink_disconnect('first');
+REVOKE EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) FROM regress_limits_erin;
+DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_limits_erin', current_database()); END $$;
+DROP FUNCTION limits_waiting_uuid();
+DROP ROLE regress_limits_erin;
+SELECT * FROM limits_leftovers;
+DROP VIEW limits_leftovers;
