@@ -14,7 +14,7 @@ RESET client_min_messages;
 
 -- The default generators, one client: one row each, in the order given.
 SELECT generator, rows, seconds > 0 AS timed, rows_per_sec > 0 AS rate,
-	   wal_bytes_per_row > 16 AS wal, fpi_per_row >= 0 AS fpi,
+	   wal_bytes_per_row > 16 AS wal, fpi_per_row * 64 <= wal_bytes_per_row AS fpi,
 	   leaf_splits_per_1k > 0 AS splits, index_bytes > 8192 AS index,
 	   avg_leaf_density BETWEEN 50 AND 100 AS density,
 	   blks_dirtied_per_row > 0 AS dirtied, kept_table IS NULL AS dropped

@@ -12,7 +12,9 @@ $$;
 
 -- S2: bulk load into one unindexed table.
 SELECT clients, rows, seconds > 0 AS timed, rows_per_sec > 0 AS rate, mb_per_sec > 0 AS mb,
-	   extend_waits >= 0 AS waits, extend_wait_time >= '0' AS wait_time, samples >= 0 AS samples,
+	   extend_waits <= samples AS waits,
+	   extend_wait_time <= make_interval(secs => seconds * clients + 1) AS wait_time,
+	   (samples > 0) = (top_wait_events <> '') AS samples,
 	   pg_temp.profile_ok(top_wait_events) AS profile, kept_table IS NULL AS dropped
   FROM bench_bulk_load(clients => 2, rows_per_client => 2500);
 SELECT * FROM bench_leftovers;
@@ -41,7 +43,7 @@ CREATE TEMP TABLE s3 AS
 SELECT * FROM bench_multi_table(tables => 5, clients => 2, rows => 100)
 UNION ALL
 SELECT * FROM bench_multi_table(tables => 5, clients => 2, rows => 100, unlogged => true);
-SELECT tables, clients, unlogged, rows, rows_per_sec > 0 AS rate, samples >= 0 AS samples,
+SELECT tables, clients, unlogged, rows, rows_per_sec > 0 AS rate, (samples > 0) = (top_wait_events <> '') AS samples,
 	   pg_temp.profile_ok(top_wait_events) AS profile, kept_tables IS NULL AS dropped
   FROM s3 ORDER BY unlogged;
 -- unlogged tables write only commit records

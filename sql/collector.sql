@@ -141,6 +141,7 @@ SELECT wal_skipped_bytes = 0 AS nothing_skipped, wal_records > 0 AS records_read
 --
 SELECT worker_pid AS old_pid FROM collector_info() \gset
 SELECT sum(samples) AS ckpt_before FROM wait_profile WHERE backend_type = 'checkpointer' \gset
+SELECT count(*) AS extend_before, coalesce(sum(waits), 0) AS extend_waits_before FROM extend_lock_stats \gset
 SELECT pg_terminate_backend(:old_pid);
 CREATE FUNCTION pg_temp.wait_new_worker(old int) RETURNS bool LANGUAGE plpgsql AS $$
 BEGIN
@@ -158,7 +159,8 @@ SELECT pg_temp.wait_new_worker(:old_pid) AS worker_restarted;
 SELECT pg_temp.wait_rounds(5) AS sampling_again;
 SELECT sum(samples) > :ckpt_before AS profile_kept_and_growing FROM wait_profile WHERE backend_type = 'checkpointer';
 SELECT count(*) > 0 AS splits_kept FROM index_split_stats WHERE index = 'split_t_pkey'::regclass;
-SELECT count(*) >= 0 AS extend_view_works FROM extend_lock_stats;
+SELECT count(*) = :extend_before AND coalesce(sum(waits), 0) >= :extend_waits_before AS extend_stats_kept
+  FROM extend_lock_stats;
 
 --
 -- 5. WAL recycled before the worker read it is skipped and counted, not an
