@@ -39,6 +39,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
+#include "citus.h"
 #include "collector.h"
 #include "compat.h"
 #include "walscan.h"
@@ -346,12 +347,15 @@ ou_split_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 
 /*
  * ordered_uuid_index_split_stats
- *		Rows of the view index_split_stats.
+ *		Rows of the view index_split_stats.  On a Citus coordinator with
+ *		Citus tables, a NOTICE says that their indexes' splits are counted on
+ *		the nodes that hold the shards.
  */
 Datum
 ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 {
 	ou_collector_check_loaded();
+	ou_citus_notice_node_only("index_split_stats");
 	ou_emit_table(fcinfo, ou_split_htab, sizeof(OuSplitEntry),
 				  offsetof(OuSplitEntry, key.dbOid), ou_split_row);
 	return (Datum) 0;
