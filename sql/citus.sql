@@ -2,7 +2,7 @@
 -- Citus support, on a server without Citus: nothing changes for local
 -- tables, and what needs Citus says so.  (With Citus, the diagnostics add
 -- up the shards of a Citus table or refuse; that needs a cluster and is
--- checked by hand: README, Running on Citus.)
+-- checked by hand: doc/citus.md.)
 --
 
 -- bench_insert_distributed needs Citus: 0A000 with a hint, before it

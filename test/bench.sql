@@ -1,5 +1,5 @@
 -- test/bench.sql -- pgTAP: the catalog contract of the in-database benchmarks
--- (README, In-database benchmarks): signatures, defaults, result columns,
+-- (doc/bench.md): signatures, defaults, result columns,
 -- labels, comments, privileges and the scratch schema.
 BEGIN;
 SELECT plan(41);

@@ -1,5 +1,5 @@
 -- test/diag.sql -- pgTAP: the catalog contract of the write-path
--- diagnostics (README, Diagnosing slow writes): signatures, result columns,
+-- diagnostics (doc/diag.md): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
 SELECT plan(40);
@@ -17,7 +17,7 @@ SELECT function_returns('heap_locality', ARRAY['regclass', 'name'], 'record');
 SELECT is(pg_get_function_arguments('index_splits(pg_lsn, pg_lsn)'::regprocedure),
 	'start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL::pg_lsn', 'index_splits: end_lsn defaults to NULL');
 
--- Result columns (names and types), as the README's reference names them.
+-- Result columns (names and types), as doc/diag.md names them.
 SELECT is(pg_get_function_result('index_splits(pg_lsn, pg_lsn)'::regprocedure),
 	'TABLE(index regclass, relfilenode oid, leaf_splits bigint, upper_splits bigint, root_splits bigint)',
 	'index_splits columns');
