@@ -32,10 +32,8 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "pgstat.h"
 #include "port/atomics.h"
 #include "storage/ipc.h"
-#include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lockdefs.h"
 #include "storage/lwlock.h"
@@ -44,7 +42,6 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/pg_lsn.h"
-#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 #include "compat.h"
