@@ -2,7 +2,8 @@
 -- Benchmarks against a hostile role in the same database: search_path and
 -- operator hijacks, connection limits, leftovers of dead runs, faults,
 -- resource limits.  Runs in databases of its own (it changes database
--- settings).  Only booleans, counts and SQLSTATEs are printed.
+-- settings).  Only booleans, counts and SQLSTATEs are printed.  Runs that are
+-- cancelled or terminated midway are specs/bench_interrupts.spec.
 --
 SELECT pg_catalog.current_database() AS origdb \gset
 CREATE ROLE regress_sec_owner LOGIN;
@@ -13,7 +14,7 @@ GRANT CREATE ON DATABASE regress_ou_attack TO regress_sec_lim1, regress_sec_lim0
 \c regress_ou_attack
 CREATE EXTENSION ordered_uuid;
 -- the benchmarks are not PUBLIC's: let the test's roles run them, and lift
--- the server-wide cap (part 4 holds every worker slot)
+-- the server-wide cap
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO PUBLIC;
 ALTER DATABASE regress_ou_attack SET ordered_uuid.bench_max_workers = 1000;
 CREATE EXTENSION dblink;
@@ -161,97 +162,13 @@ DROP SCHEMA ordered_uuid_run_00000000000000dd CASCADE;
 DROP SCHEMA ordered_uuid_kept_00000000000000bb CASCADE;
 RESET client_min_messages;
 
--- 4. A leader terminated mid-run, once while its workers hold every free
--- worker slot (so no clean-up worker can start): in the end nothing is
--- left once bench_cleanup() has run.
-CREATE FUNCTION pg_temp.connstr() RETURNS text LANGUAGE sql AS $$
-	SELECT 'host=' || current_setting('unix_socket_directories') ||
-		   ' port=' || current_setting('port') || ' dbname=' || current_database() ||
-		   ' user=' || current_user
-$$;
-CREATE FUNCTION pg_temp.kill_leader_of(clients int) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	left_over bigint;
-BEGIN
-	PERFORM dblink_connect('leader', pg_temp.connstr());
-	PERFORM dblink_send_query('leader',
-		format('SELECT * FROM public.bench_insert(ARRAY[''gen_random_uuid()''], 1000000000, clients => %s)', clients));
-	FOR i IN 1..600 LOOP
-		EXIT WHEN (SELECT count(*) FROM pg_stat_activity
-					WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE '%inserting%') >= clients;
-		PERFORM pg_sleep(0.05);
-		PERFORM pg_stat_clear_snapshot();
-	END LOOP;
-	PERFORM pg_terminate_backend(pid) FROM pg_stat_activity
-	  WHERE backend_type = 'client backend' AND query LIKE 'bench\_insert:%';
-	PERFORM dblink_disconnect('leader');
-	-- wait for the workers to go, then clean up until nothing is left
-	FOR i IN 1..600 LOOP
-		IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-						WHERE backend_type = 'ordered_uuid bench worker' OR query LIKE 'bench\_insert:%') THEN
-			PERFORM public.bench_cleanup();
-		END IF;
-		SELECT count(*) INTO left_over FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_run\_%';
-		EXIT WHEN left_over = 0;
-		PERFORM pg_sleep(0.05);
-		PERFORM pg_stat_clear_snapshot();
-	END LOOP;
-	RETURN left_over;
-END $$;
-SELECT pg_temp.kill_leader_of(2) AS left_after_kill;
-SELECT pg_temp.kill_leader_of(current_setting('max_worker_processes')::int -
-	(SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'logical replication launcher'))
-	AS left_after_kill_holding_all_slots;
-
--- 5. A worker that dies while another worker alone is busy (creating
--- tables) is noticed at once, named for what happened, in that phase.
-CREATE FUNCTION pg_temp.kill_idle_worker() RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	msg text;
-	ctx text;
-BEGIN
-	PERFORM dblink_connect('leader', pg_temp.connstr());
-	PERFORM dblink_send_query('leader', 'SELECT * FROM public.bench_multi_table(5000, 2, 10)');
-	FOR i IN 1..600 LOOP
-		EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
-						   WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE 'CREATE TABLE%')
-			  AND (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker') = 2;
-		PERFORM pg_sleep(0.05);
-		PERFORM pg_stat_clear_snapshot();
-	END LOOP;
-	PERFORM pg_terminate_backend(pid) FROM pg_stat_activity
-	  WHERE backend_type = 'ordered_uuid bench worker' AND query NOT LIKE 'CREATE TABLE%';
-	BEGIN
-		PERFORM * FROM dblink_get_result('leader') AS t(tables int, clients int, unlogged bool, rows bigint,
-			seconds float8, rows_per_sec float8, wal_bytes_per_row float8, samples bigint,
-			top_wait_events text, kept_tables text);
-		msg := 'no error';
-	EXCEPTION WHEN OTHERS THEN
-		GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, ctx = PG_EXCEPTION_CONTEXT;
-		msg := regexp_replace(msg, '[0-9]+', 'N', 'g') || ' / in the create phase: ' ||
-			   (ctx LIKE '%creating 5000 tables%')::text;
-	END;
-	PERFORM dblink_disconnect('leader');
-	RETURN msg;
-END $$;
-SELECT pg_temp.kill_idle_worker() AS worker_death;
-DO $$ BEGIN
-	FOR i IN 1..600 LOOP
-		EXIT WHEN NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker')
-			  AND NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%');
-		PERFORM pg_sleep(0.05);
-		PERFORM pg_stat_clear_snapshot();
-	END LOOP;
-END $$;
-SELECT count(*) AS scratch_schemas FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
-
--- 6. Limits on what one call may ask for: generator text is capped, and
+-- 4. Limits on what one call may ask for: generator text is capped, and
 -- $seq expansion cannot overflow the run's shared memory.
 SELECT pg_temp.err(format('SELECT public.bench_insert(ARRAY[%L], 10)', 'uuid_v7_nextval()' || repeat(' ', 8200)));
 SELECT generator = 'uuid_sequence_nextval(coalesce(' || repeat('$seq, ', 1300) || '$seq))' AS long_generator, rows
   FROM public.bench_insert(ARRAY['uuid_sequence_nextval(coalesce(' || repeat('$seq, ', 1300) || '$seq))'], 10);
 
--- 7. No memory left behind by failing calls (a long search_path, a worker
+-- 5. No memory left behind by failing calls (a long search_path, a worker
 -- error after the run started).
 SET search_path = pg_catalog, public, a0123456789012345678901234567890123456789, b0123456789012345678901234567890123456789,
 	c0123456789012345678901234567890123456789, d0123456789012345678901234567890123456789, e0123456789012345678901234567890123456789,
@@ -275,31 +192,9 @@ SELECT pg_temp.fail_n(5) AS before \gset
 SELECT pg_temp.fail_n(100) - :before < 8192 AS no_leak;
 RESET search_path;
 
--- 8. The database's settings reach every new session, the workers' too.
--- A read-only default set while a run goes reaches its clean-up worker (a
--- new session) alone: the run's scratch schema is dropped all the same.
+-- 6. The database's settings reach every new session, the workers' too (a
+-- read-only default set while a run goes is in specs/bench_interrupts.spec).
 SET search_path = pg_catalog, public;
-SELECT dblink_connect('leader', pg_temp.connstr());
-SELECT dblink_send_query('leader', $q$SELECT count(*) FROM public.bench_insert(ARRAY['gen_random_uuid()'], 1000000000)$q$);
-DO $$ BEGIN
-	FOR i IN 1..600 LOOP
-		EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity
-						   WHERE backend_type = 'ordered_uuid bench worker' AND query LIKE '%inserting%');
-		PERFORM pg_sleep(0.05);
-		PERFORM pg_stat_clear_snapshot();
-	END LOOP;
-END $$;
-ALTER DATABASE regress_ou_attack SET default_transaction_read_only = on;
-SELECT dblink_cancel_query('leader');
-DO $$ BEGIN
-	PERFORM * FROM dblink_get_result('leader') AS t(n bigint);
-EXCEPTION WHEN query_canceled THEN NULL;
-END $$;
-SELECT dblink_disconnect('leader');
-ALTER DATABASE regress_ou_attack RESET default_transaction_read_only;
-SELECT count(*) AS scratch_schemas_after_read_only_cleanup FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
--- the read-only database's run left nothing behind
-SELECT public.bench_cleanup() AS dead_runs_dropped;
 -- A "role" the database owner sets does not make a superuser's workers act
 -- as the owner: they are the caller, who has SET ROLE NONE.
 SET SESSION AUTHORIZATION regress_sec_owner;
@@ -324,7 +219,7 @@ DO $$ BEGIN EXECUTE (SELECT string_agg(format('DROP SCHEMA %I CASCADE', nspname)
 RESET client_min_messages;
 SELECT count(*) AS hostile_calls_at_end FROM m.calls;
 
--- 9. A schema named like a run's but another role's: a superuser's benchmark
+-- 7. A schema named like a run's but another role's: a superuser's benchmark
 -- leaves it alone (a run drops its own role's dead runs only), and a lock
 -- held in it delays neither that run nor bench_cleanup(), which skips what
 -- it cannot lock within a second (the statement_timeout turns a wait into a
