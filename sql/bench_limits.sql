@@ -2,7 +2,8 @@
 -- Benchmark limits and the caller's transaction: the server-wide cap on
 -- benchmark workers, read-only transactions, what commits apart from the
 -- caller's transaction, and a worker's errors, warnings and notices as the
--- caller sees them, and overlapping runs of one role.
+-- caller sees them.  Overlapping runs of one role are
+-- specs/bench_overlap.spec.
 --
 \i sql/include/err.sql
 LOAD 'ordered_uuid';
@@ -98,59 +99,5 @@ SET client_min_messages = warning;
 SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_xact => 1);
 RESET client_min_messages;
 DROP FUNCTION limits_boom(), limits_chatty();
-SELECT * FROM limits_leftovers;
-
--- 6. Overlapping runs.  A role's running benchmark holds two workers: a
--- second session runs it, and its workers wait in their first insert for an
--- advisory lock that this session holds.  (isolationtester can only see a
--- session that waits for a lock, not a leader that waits for its workers,
--- so this interleaving is forced here by that lock and a wait until both
--- workers queue for it.)  Those workers count against the role's
--- CONNECTION LIMIT when it starts another run, and against the server-wide
--- cap.
-SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS dblink;
-RESET client_min_messages;
-CREATE ROLE regress_limits_erin LOGIN CONNECTION LIMIT 3;
-GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) TO regress_limits_erin;
-DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_limits_erin', current_database()); END $$;
-CREATE FUNCTION limits_waiting_uuid() RETURNS uuid LANGUAGE sql VOLATILE AS
-	'SELECT pg_advisory_lock_shared(4711); SELECT pg_advisory_unlock_shared(4711); SELECT gen_random_uuid()';
-GRANT EXECUTE ON FUNCTION limits_waiting_uuid() TO regress_limits_erin;
-SELECT pg_advisory_lock(4711) IS NOT NULL AS locked;
--- a session of the superuser acting as the role (only sessions that log in
--- as the role count against its limit: this one does not)
-SELECT dblink_connect('first', 'host=' || current_setting('unix_socket_directories') ||
-					  ' port=' || current_setting('port') || ' dbname=' || current_database() ||
-					  ' user=' || current_user ||
-					  ' options=''-crole=regress_limits_erin -cclient_min_messages=warning''');
-SELECT dblink_send_query('first', $$SELECT generator, rows FROM bench_insert(ARRAY['limits_waiting_uuid()'], 4, clients => 2)$$);
-DO $$
-BEGIN
-	WHILE (SELECT count(*) FROM pg_locks
-			WHERE locktype = 'advisory' AND objid = 4711 AND NOT granted) < 2 LOOP
-		PERFORM pg_sleep(0.01);
-	END LOOP;
-END $$;
-SELECT count(*) AS running_workers FROM pg_stat_activity WHERE backend_type = 'ordered_uuid bench worker';
--- the role's limit is 3: two more workers are refused, one is not
-SET ROLE regress_limits_erin;
-SET client_min_messages = warning;
-SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 4, clients => 2)$$);
-SELECT generator, rows FROM bench_insert(ARRAY['bigint'], 4, clients => 1);
-RESET client_min_messages;
-RESET ROLE;
--- a cap of 3 benchmark workers on the server: the same
-SET ordered_uuid.bench_max_workers = 3;
-SELECT pg_temp.err($$SELECT bench_insert(ARRAY['bigint'], 4, clients => 2)$$);
-SELECT generator, rows FROM bench_insert(ARRAY['bigint'], 4, clients => 1);
-RESET ordered_uuid.bench_max_workers;
-SELECT pg_advisory_unlock(4711);
-SELECT * FROM dblink_get_result('first') AS t(generator text, rows bigint);
-SELECT dblink_disconnect('first');
-REVOKE EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) FROM regress_limits_erin;
-DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_limits_erin', current_database()); END $$;
-DROP FUNCTION limits_waiting_uuid();
-DROP ROLE regress_limits_erin;
 SELECT * FROM limits_leftovers;
 DROP VIEW limits_leftovers;

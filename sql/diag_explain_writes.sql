@@ -1,15 +1,11 @@
 --
 -- explain_writes(): per-relation WAL of one statement, checked against
--- independent counts (pgstatindex, relation sizes, row counts).
+-- independent counts (pgstatindex, relation sizes, row counts).  That it
+-- counts only its own statement's WAL while another session writes is
+-- specs/diag_explain_writes_concurrent.spec.
 --
 SET client_min_messages = warning;	-- whether or not an earlier test made them
 CREATE EXTENSION IF NOT EXISTS pgstattuple;
--- dblink must load, or the sessions below never come: stop at once if it
--- does not (a server that finds another PostgreSQL's libpq before its own fails
--- here: start it with its lib directory first on LD_LIBRARY_PATH).
-\set ON_ERROR_STOP on
-CREATE EXTENSION IF NOT EXISTS dblink;
-\set ON_ERROR_STOP off
 RESET client_min_messages;
 \set VERBOSITY sqlstate
 
@@ -84,45 +80,7 @@ ORDER BY kind, relation;
 SELECT (SELECT count(*) FROM ew_copy) AS copied;
 SELECT relation, kind, rows FROM explain_writes('SELECT * FROM ew_rand') WHERE kind = 'total';
 
--- 4. Only this statement's WAL.  Another session inserts into ew_other in
--- the same LSN range, made certain: it waits on an advisory lock that our
--- statement releases at its 10th row, and that row is inserted only once
--- ew_other has grown by 50 blocks (so rows = 20000 proves the overlap).
-CREATE TABLE ew_other (id int) WITH (autovacuum_enabled = off);
-CREATE FUNCTION pg_temp.wait_size(rel regclass, nblocks int) RETURNS boolean
-LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1..3000 LOOP
-		IF pg_relation_size(rel) >= nblocks::bigint * current_setting('block_size')::int THEN
-			RETURN true;
-		END IF;
-		PERFORM pg_sleep(0.01);
-	END LOOP;
-	RETURN false;
-END
-$$;
-SELECT pg_advisory_lock(4711);
-SELECT dblink_connect('ew_other', format('dbname=%s user=%s host=%s port=%s', current_database(),
-	   current_user, current_setting('unix_socket_directories'), current_setting('port')));
-SELECT dblink_send_query('ew_other', $$INSERT INTO ew_other SELECT g FROM generate_series(1, 100000) AS g
-									   WHERE g <> 10 OR pg_advisory_lock(4711) IS NOT NULL$$);
-DO $$
-BEGIN
-	FOR i IN 1..3000 LOOP
-		EXIT WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted);
-		PERFORM pg_sleep(0.01);
-	END LOOP;
-END
-$$;
-SELECT count(*) FILTER (WHERE relation = 'ew_other'::regclass) AS other_rows,
-	   sum(wal_records) FILTER (WHERE relation = 'ew_mono'::regclass) AS own_heap_records,
-	   sum(rows) AS rows
-FROM explain_writes($$INSERT INTO ew_mono SELECT uuid_v7_nextval() FROM generate_series(1, 20000) AS g
-					  WHERE g <> 10 OR (pg_advisory_unlock(4711) AND pg_temp.wait_size('ew_other', 50))$$);
-SELECT * FROM dblink_get_result('ew_other') AS t(status text);
-SELECT dblink_disconnect('ew_other');
-
--- 5. Errors in the statement propagate unchanged; nothing is returned.
+-- 4. Errors in the statement propagate unchanged; nothing is returned.
 SELECT * FROM explain_writes('SELECT 1/0');
 SELECT * FROM explain_writes('INSERT INTO ew_no_such_table VALUES (1)');
 SELECT * FROM explain_writes(NULL);
@@ -140,7 +98,7 @@ SELECT rows FROM explain_writes('DELETE FROM ew_copy') WHERE kind = 'total';
 ROLLBACK;
 SELECT count(*) AS still_there FROM ew_copy;
 
-DROP TABLE ew_rand, ew_mono, ew_toast, ew_copy, ew_other;
+DROP TABLE ew_rand, ew_mono, ew_toast, ew_copy;
 
 -- pg_walinspect's view of a relation file in an LSN range (PG 16+:
 -- pg_get_wal_block_info): records whose first block is in it, full-page
@@ -170,7 +128,7 @@ BEGIN
 END
 $$;
 
--- 6. A subtransaction that aborted keeps what it wrote on disk (the heap
+-- 5. A subtransaction that aborted keeps what it wrote on disk (the heap
 -- blocks, the index's splits and its new root stay after the rollback):
 -- its records count for their relations, as pg_walinspect and pgstatindex
 -- see them.
@@ -204,7 +162,7 @@ ORDER BY 1;
 SELECT leaf_splits = (SELECT leaf_splits FROM ew_sub_w WHERE relation = 'ew_sub_idx'::regclass) AS total_splits
 FROM ew_sub_w WHERE kind = 'total';
 
--- 7. Block 0 is a page like any other for full-page images: after a
+-- 6. Block 0 is a page like any other for full-page images: after a
 -- checkpoint one insert writes one image of each page it changes (the hash
 -- index's bucket page and metapage, GiST's root, B-tree's leaf, the heap
 -- page), and the per-relation images add up to the total's.
@@ -225,7 +183,7 @@ SELECT sum(wal_fpi) FILTER (WHERE kind <> 'total') = sum(wal_fpi) FILTER (WHERE 
 	   AS images_add_up
 FROM ew_am_w;
 
--- 8. Written in bulk: a relation file the statement creates (CREATE INDEX,
+-- 7. Written in bulk: a relation file the statement creates (CREATE INDEX,
 -- CLUSTER) started empty, so every block written to it is added, and its
 -- row says "new file".
 CREATE TABLE ew_bulk (id int, t text) WITH (autovacuum_enabled = off);
@@ -239,7 +197,7 @@ SELECT relation, note,
 FROM explain_writes('CLUSTER ew_bulk USING ew_bulk_idx')
 WHERE kind IN ('table', 'index') ORDER BY relation::text COLLATE "C";
 
--- 9. Relations that write no WAL still get a row, and a word saying so.
+-- 8. Relations that write no WAL still get a row, and a word saying so.
 CREATE UNLOGGED TABLE ew_unlogged (id int PRIMARY KEY);
 CREATE TEMP TABLE ew_temp (id int);
 SELECT relation, kind, wal_records, blocks_added, note
@@ -248,7 +206,7 @@ ORDER BY kind, relation::text COLLATE "C";
 SELECT relation, kind, wal_records, blocks_added, note
 FROM explain_writes('INSERT INTO ew_temp SELECT generate_series(1, 100)')
 ORDER BY kind, relation::text COLLATE "C";
--- 10. Every replication slot taken (as when other sessions take the last
+-- 9. Every replication slot taken (as when other sessions take the last
 -- free ones at the same instant): explain_writes runs without a slot of
 -- its own, it never fails because of them.
 SELECT count(pg_create_physical_replication_slot('regress_ou_fill_' || g)) AS made_slots
