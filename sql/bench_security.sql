@@ -252,6 +252,6 @@ SELECT dblink_disconnect('locker');
 SELECT public.bench_cleanup() AS dropped_once_unlocked;
 SELECT count(*) AS run_schemas_left FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
 
-\c :origdb
+\c :"origdb"
 DROP DATABASE regress_ou_attack;
 DROP ROLE regress_sec_owner, regress_sec_lim1, regress_sec_lim0;

@@ -109,5 +109,5 @@ SELECT * FROM public_bench;
 DROP EXTENSION ordered_uuid;
 DROP VIEW public_bench;
 
-\c :origdb
+\c :"origdb"
 DROP DATABASE regress_ou_upgrade;
