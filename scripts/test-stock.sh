@@ -15,7 +15,8 @@
 #      client runs make installcheck with another database name).
 #
 # On every exit path it drops the cluster and uninstalls what it installed.
-# Installs into the system's PostgreSQL: needs root or sudo.  Exits non-zero
+# Installs into the system's PostgreSQL: needs root or sudo; a second run on
+# the same machine waits for the first.  Exits non-zero
 # if anything failed.  STOCK_MAJOR=NN picks another major apt can install.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +31,12 @@ pg_config=/usr/lib/postgresql/$major/bin/pg_config
 cluster=ou_stock_$$
 label="stock PostgreSQL $major"
 dbname=ou_stock_check
+
+# The test installs into the system's PostgreSQL: two runs at once on one
+# machine would overwrite each other's files.  The second waits for the
+# first (the lock goes with the process that holds it).
+exec 9>"${TMPDIR:-/tmp}/ordered_uuid-stock.lock"
+flock -n 9 || { ou_log "[$label] waiting for another stock-server test on this machine"; flock 9; }
 
 ou_apt make gcc libc6-dev postgresql-$major postgresql-server-dev-$major
 pkg=postgresql-$major-ordered-uuid
