@@ -68,8 +68,11 @@ ISOLATION_OPTS = --load-extension=$(EXTENSION)
 PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn diag_minimal \
 	generators_striped_reuse
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
-# expected/NAME.out), each with the settings of specs/NAME.conf: the
-# collector's episodes (the library preloaded).
+# expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,
+# starts the instance with the settings of specs/NAME.conf, beside the spec.
+# collector_episodes: the waits that concurrent sessions force while the
+# collector (the library preloaded) samples them.  Each suite's and spec's
+# results and regression.diffs are in CHECK_DIR/NAME-out.
 PRELOAD_ISOLATION = collector_episodes
 CHECK_DIR ?= tmp_check
 
