@@ -5,8 +5,9 @@
 #   make install-test-module      install the test module the tests need
 #                                 (make uninstall-test-module removes it)
 #   make installcheck             pg_regress against a running server
-#   make installcheck-preload     the collector's suites, each in a temporary
-#                                 instance with its sql/NAME.conf (not as root)
+#   make installcheck-preload     the suites and specs that need settings of
+#                                 their own, each in a temporary instance
+#                                 with its NAME.conf (not as root)
 #   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle of the committed tree
@@ -66,6 +67,13 @@ ISOLATION_OPTS = --load-extension=$(EXTENSION)
 # initdb, it must not run as root.
 PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn diag_minimal \
 	generators_striped_reuse
+# PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
+# expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,
+# starts the instance with the settings of specs/NAME.conf, beside the spec.
+# collector_episodes: the waits that concurrent sessions force while the
+# collector (the library preloaded) samples them.  Each suite's and spec's
+# results and regression.diffs are in CHECK_DIR/NAME-out.
+PRELOAD_ISOLATION = collector_episodes
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check
@@ -107,6 +115,11 @@ installcheck-preload:
 	@status=0; for t in $(PRELOAD_REGRESS); do \
 		$(pg_regress_installcheck) $(REGRESS_OPTS) --no-locale --encoding=UTF8 \
 			--temp-instance='$(CHECK_DIR)/'$$t --temp-config='$(srcdir)/sql/'$$t.conf \
+			--outputdir='$(CHECK_DIR)/'$$t-out $$t || status=1; \
+	done; \
+	for t in $(PRELOAD_ISOLATION); do \
+		$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) --no-locale --encoding=UTF8 \
+			--temp-instance='$(CHECK_DIR)/'$$t --temp-config='$(srcdir)/specs/'$$t.conf \
 			--outputdir='$(CHECK_DIR)/'$$t-out $$t || status=1; \
 	done; exit $$status
 

@@ -5,8 +5,10 @@
 #   1. build with -Wall -Werror and install, with the test module;
 #   2. pg_regress (make installcheck) on a server without the library preloaded;
 #   3. the pgTAP tests (test/*.sql) with pg_prove, on the same server;
-#   4. the collector's suites (make installcheck-preload): pg_regress starts a
-#      temporary instance for each, with its settings from sql/NAME.conf;
+#   4. the suites and specs that need settings of their own (make
+#      installcheck-preload): pg_regress or pg_isolation_regress starts a
+#      temporary instance for each, with its settings from sql/NAME.conf or
+#      specs/NAME.conf;
 #   5. the lifecycle checks (scripts/test-lifecycle.sh): restart, crash,
 #      standby and promotion with real servers.
 # Stops its server on every exit path; exits non-zero if anything failed.
@@ -30,7 +32,7 @@ ou_pgtap "$pg_config"
 
 ou_log "[$label] pg_regress"
 ou_server_start "$pg_config" "$dir" "$port"
-make -s installcheck PG_CONFIG="$pg_config" || show_diffs regression.diffs
+make -s installcheck PG_CONFIG="$pg_config" || show_diffs regression.diffs output_iso/regression.diffs
 
 ou_log "[$label] pgTAP"
 psql -qX -v ON_ERROR_STOP=1 -c 'DROP DATABASE IF EXISTS ou_tap' -c 'CREATE DATABASE ou_tap'
@@ -41,7 +43,7 @@ ou_server_stop "$pg_config" "$dir"
 # pg_regress's temporary instances run as the user who runs it, which must
 # not be root: as root, run it as the server user, from a copy of the tree
 # when that user cannot read the checkout (say, under /root).
-ou_log "[$label] pg_regress, preloaded suites, each in a temporary instance"
+ou_log "[$label] pg_regress and pg_isolation_regress, preloaded suites and specs, each in a temporary instance"
 tree=$OU_ROOT check=$dir/check
 mkdir -p "$check"
 if [ "$(id -u)" = 0 ]; then

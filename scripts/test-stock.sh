@@ -90,7 +90,10 @@ ou_sudo pg_ctlcluster "$major" "$cluster" start ||
 failures=0
 diffs() {
 	ou_log "[$label] FAIL: $1"
-	[ -f "$work/src/regression.diffs" ] && head -n 200 "$work/src/regression.diffs" >&2
+	local f
+	for f in regression.diffs output_iso/regression.diffs; do
+		[ -f "$work/src/$f" ] && head -n 200 "$work/src/$f" >&2
+	done
 	failures=$((failures + 1))
 }
 
@@ -99,7 +102,7 @@ ou_log "[$label] make installcheck, as the user postgres"
 	diffs "make installcheck"
 
 ou_log "[$label] pgxn check -d $dbname, as the user postgres"
-ou_sudo rm -f "$work/src/regression.diffs"
+ou_sudo rm -f "$work/src/regression.diffs" "$work/src/output_iso/regression.diffs"
 (cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGPORT="$port" PYTHONPATH="$work/py" "$python" -c \
 	'import sys; from pgxnclient.cli import script; sys.argv[0] = "pgxn"; sys.exit(script())' \
 	check --pg_config "$pg_config" -d "$dbname" "$work/src") || diffs "pgxn check -d $dbname"
