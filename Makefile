@@ -70,10 +70,10 @@ PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn di
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
 # expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,
 # starts the instance with the settings of specs/NAME.conf, beside the spec.
-# collector_episodes: the waits that concurrent sessions force while the
-# collector (the library preloaded) samples them.  Each suite's and spec's
+# collector_episodes and collector_detail_waits: the waits that concurrent
+# sessions force while the collector (the library preloaded) samples them.  Each suite's and spec's
 # results and regression.diffs are in CHECK_DIR/NAME-out.
-PRELOAD_ISOLATION = collector_episodes
+PRELOAD_ISOLATION = collector_episodes collector_detail_waits
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check
