@@ -233,3 +233,32 @@ SELECT count(*) AS slots_left FROM pg_replication_slots WHERE slot_name LIKE 'or
 ALTER SYSTEM RESET max_wal_size;
 SELECT pg_reload_conf();
 DROP TABLE ew_big;
+
+-- 10. The measured statement may create, use and drop replication slots of
+-- its own, and fail: explain_writes' slot holds the WAL meanwhile (the
+-- statement sees it in use by this backend), is dropped all the same, and
+-- the next call gets one again.  A caught error leaves it to the next call.
+CREATE TABLE ew_seen (slot_name name, ours bool);
+SELECT count(*) > 0 AS measured
+  FROM explain_writes($$INSERT INTO ew_seen
+	SELECT s.slot_name, s.active_pid = pg_backend_pid()
+	  FROM pg_create_physical_replication_slot('regress_ou_own', true) AS c, pg_replication_slots AS s$$);
+SELECT count(*) AS held_by_explain_writes, bool_and(ours) AS in_use_by_this_backend
+  FROM ew_seen WHERE slot_name LIKE 'ordered\_uuid\_explain\_writes\_%';
+SELECT slot_name FROM pg_replication_slots ORDER BY slot_name;
+SELECT count(*) > 0 AS advanced
+  FROM explain_writes($$SELECT pg_replication_slot_advance('regress_ou_own', pg_current_wal_lsn())$$);
+SELECT count(*) > 0 AS dropped_own
+  FROM explain_writes($$SELECT pg_drop_replication_slot('regress_ou_own')$$);
+SELECT * FROM explain_writes($$SELECT pg_create_physical_replication_slot('regress_ou_kept', true),
+									  1 / (random() * 0)::int$$);
+SELECT slot_name FROM pg_replication_slots ORDER BY slot_name;
+SELECT pg_drop_replication_slot('regress_ou_kept');
+DO $$ BEGIN
+	PERFORM * FROM explain_writes('SELECT 1/0');
+EXCEPTION WHEN division_by_zero THEN NULL;
+END $$;
+SELECT count(*) AS left_after_caught_error FROM pg_replication_slots;
+SELECT count(*) > 0 AS measured_again FROM explain_writes($$INSERT INTO ew_seen VALUES ('x', true)$$);
+SELECT count(*) AS slots_left FROM pg_replication_slots;
+DROP TABLE ew_seen;

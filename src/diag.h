@@ -4,7 +4,8 @@
  *	  What the diagnostics share.  Each of diag_shape.c, diag_splits.c and
  *	  diag_explain_writes.c holds one SQL function; those that read the WAL
  *	  use walscan.h, and explain_writes() reads it through
- *	  diag_writes_wal.c.  Who may call them is decided by GRANT alone
+ *	  diag_writes_wal.c, holding it meanwhile with the slot of
+ *	  diag_writes_slot.c.  Who may call them is decided by GRANT alone
  *	  (extension/20_diag.sql): no C check overrides it.
  *
  * IDENTIFICATION
@@ -63,5 +64,9 @@ extern void ou_stmt_xids_begin(OuStmtXids *x);
 extern void ou_stmt_xids_end(OuStmtXids *x);
 extern HTAB *ou_writes_scan(XLogRecPtr start, XLogRecPtr end, OuStmtXids *xids,
 							OuRelWrites *other, const char *hint);
+
+/* diag_writes_slot.c: the slot that holds the statement's WAL meanwhile */
+extern bool ou_hold_wal(void);
+extern void ou_release_wal(bool on_error);
 
 #endif							/* ORDERED_UUID_DIAG_H */

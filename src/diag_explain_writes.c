@@ -20,14 +20,9 @@
  * The statement's WAL must still be on disk when it is read: a big
  * statement can write more than max_wal_size, and checkpoints then recycle
  * its first segments.  So while the statement runs and its WAL is read, a
- * caller that may hold WAL with a replication slot (superuser or the
- * REPLICATION attribute, the rule of core's CheckSlotPermissions) holds it
- * with an ephemeral physical slot of its own
- * (ordered_uuid_explain_writes_<pid>, dropped at the end or on error), when
- * wal_level and max_replication_slots allow one and a slot is free at that
- * instant.  Otherwise it runs without one, and the error for removed WAL
- * names the settings to raise.  Another session taking the last free slot
- * is never an error here.
+ * caller that may hold WAL with a replication slot holds it with a slot
+ * of its own (diag_writes_slot.c).  Otherwise it runs without one, and the
+ * error for removed WAL names the settings to raise.
  *
  * With Citus, a statement on a Citus table writes on the nodes that hold its
  * shards, not here: explain_writes refuses it (citus.c), before running it
@@ -55,16 +50,13 @@
 #include "miscadmin.h"
 #include "parser/parser.h"
 #include "portability/instr_time.h"
-#include "replication/slot.h"
 #include "storage/lmgr.h"
-#include "storage/lwlock.h"
 #include "tcop/dest.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
-#include "utils/resowner.h"
 #include "utils/tuplestore.h"
 
 #include "citus.h"
@@ -106,61 +98,6 @@ ou_rel_kind(Oid relid)
 		default:
 			return "other";
 	}
-}
-
-/*
- * ou_hold_wal
- *		Create an ephemeral physical replication slot reserving the WAL from
- *		the last checkpoint's redo position on, if the caller may hold WAL
- *		that way (core's CheckSlotPermissions rule) and a slot is free;
- *		returns whether it did.  ReplicationSlotRelease() drops it.  A slot
- *		array filled meanwhile by other sessions means no slot, not an error:
- *		the attempt runs in a subtransaction and only that error is caught.
- */
-static bool
-ou_hold_wal(void)
-{
-	char		name[NAMEDATALEN];
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
-	volatile bool held = false;
-
-	if (RecoveryInProgress() || max_replication_slots == 0 ||
-		wal_level < WAL_LEVEL_REPLICA || MyReplicationSlot != NULL)
-		return false;
-	if (!superuser() && !has_rolreplication(GetUserId()))
-		return false;
-	snprintf(name, sizeof(name), "ordered_uuid_explain_writes_%d", MyProcPid);
-
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		ou_create_ephemeral_slot(name);
-		ReplicationSlotReserveWal();
-		ReleaseCurrentSubTransaction();
-		held = true;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		if (MyReplicationSlot != NULL)
-			ReplicationSlotRelease();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-		if (edata->sqlerrcode != ERRCODE_CONFIGURATION_LIMIT_EXCEEDED)
-			ReThrowError(edata);
-		FreeErrorData(edata);
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(cxt);
-	CurrentResourceOwner = owner;
-	return held;
 }
 
 static void
@@ -518,12 +455,15 @@ explain_writes(PG_FUNCTION_ARGS)
 								  "No replication slot held it (one needs the REPLICATION attribute, wal_level replica or logical, and a free slot of max_replication_slots): raise max_wal_size or wal_keep_size.");
 		}
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
-		if (held && MyReplicationSlot != NULL)
-			ReplicationSlotRelease();
+		if (held)
+			ou_release_wal(true);
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	if (held)
+		ou_release_wal(false);
 	nowal = ou_nowal_changed(nowal_before, nowal, rels);
 
 	/* One row per relation file. */
