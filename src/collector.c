@@ -23,9 +23,11 @@
  * intervals, so a long stall of the worker does not inflate a wait; a worker
  * starved of CPU on a busy machine still estimates well); with an unloaded
  * worker that is the interval, so est_time = samples x interval.
- * Between rounds (every 100 ms, or at once while behind) it follows the WAL
- * for split counts (collector_wal.c), in slices that end at the next
- * sampling deadline.
+ * Between rounds (every 100 ms, or every interval when that is longer, or at
+ * once while behind) it follows the WAL for split counts (collector_wal.c),
+ * in slices that end at the next sampling deadline.  The schedule follows
+ * the wall clock; a clock set back never stalls it for more than an
+ * interval.
  *
  * IDENTIFICATION
  *	  src/collector.c
@@ -405,6 +407,8 @@ ou_collector_main(Datum main_arg)
 		interval_us = (int64) ou_sample_interval * 1000;
 
 		now = GetCurrentTimestamp();
+		if (next > now + interval_us)
+			next = now + interval_us;	/* the clock was set back */
 		if (now >= next)
 		{
 			int			n = ou_sample_all(samples, maxprocs,
@@ -433,7 +437,7 @@ ou_collector_main(Datum main_arg)
 		if (ou_track_splits)
 		{
 			now = GetCurrentTimestamp();
-			if (wal_behind || now - last_wal >= OU_WAL_POLL_US)
+			if (wal_behind || now - last_wal >= OU_WAL_POLL_US || now < last_wal)
 			{
 				wal_behind = ou_splits_follow(next);
 				last_wal = now;

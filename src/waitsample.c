@@ -205,10 +205,22 @@ typedef struct OuProcMemo
 {
 	int			pid;			/* 0: nothing known */
 	bool		has_status;
+	uint8		no_status;		/* snapshots in a row without a status */
 	BackendType backend_type;
 } OuProcMemo;
 
 static OuProcMemo *ou_memo = NULL;
+
+/*
+ * A process with no status entry is new (its entry comes once it has
+ * connected) or never gets one (a background worker without a database
+ * connection, like autoprewarm's leader).  Each of the next
+ * OU_NEW_STATUS_SNAPSHOTS rounds takes a snapshot for it; after that, it
+ * makes a round take one only every OU_STATUSLESS_RECHECK rounds.
+ */
+#define OU_NEW_STATUS_SNAPSHOTS	10
+#define OU_STATUSLESS_RECHECK	100
+static int	ou_rounds_without_snapshot = 0;
 
 /*
  * ou_sample_procs
@@ -224,6 +236,7 @@ ou_sample_procs(OuWaitSample *out, int max, bool want_queryid, bool *need)
 	uint32		nprocs = ProcGlobal->allProcCount;
 	uint32		i;
 	int			n = 0;
+	bool		statusless = false;
 
 	*need = want_queryid;
 	for (i = 0; i < nprocs && n < max; i++)
@@ -237,12 +250,20 @@ ou_sample_procs(OuWaitSample *out, int max, bool want_queryid, bool *need)
 			continue;
 		if (((volatile Latch *) &proc->procLatch)->owner_pid != s->pid)
 			continue;			/* exited (or not started yet) */
-		if (m->pid != s->pid || !m->has_status)
-			*need = true;		/* new here, or still without a status */
+		if (m->pid != s->pid)
+			*need = true;		/* new here */
+		else if (!m->has_status && m->no_status < OU_NEW_STATUS_SNAPSHOTS)
+			*need = true;		/* new, and still without a status */
+		else if (!m->has_status)
+			statusless = true;	/* without a status for a while */
 		else if (s->wait_event_info == 0 && m->backend_type == B_BACKEND)
 			*need = true;		/* running, or idle between two messages? */
 		n++;
 	}
+	if (statusless && ++ou_rounds_without_snapshot >= OU_STATUSLESS_RECHECK)
+		*need = true;
+	if (*need)
+		ou_rounds_without_snapshot = 0;
 	return n;
 }
 
@@ -255,8 +276,9 @@ ou_sample_procs(OuWaitSample *out, int max, bool want_queryid, bool *need)
  *		want_queryid, the query id from core's backend status snapshot
  *		(ou_status_load).  The snapshot costs a copy of every process's
  *		status, so it is taken only when needed: for query ids, for a new
- *		process (or one without a status yet), or to tell a client backend
- *		on CPU from one idle between two messages.  Otherwise the backend
+ *		process, to tell a client backend on CPU from one idle between two
+ *		messages, or for a process without a status (see
+ *		OU_NEW_STATUS_SNAPSHOTS).  Otherwise the backend
  *		type comes from the memo of the last snapshot, and a process not
  *		waiting is on CPU.  No lock is held between processes, so callers
  *		do their hash work afterwards with nothing held.
@@ -278,8 +300,15 @@ ou_sample_all(OuWaitSample *out, int max, bool want_queryid)
 	if (!need)
 	{
 		for (k = 0; k < n; k++)
-			out[k].backend_type = ou_memo[out[k].procno].backend_type;
-		return n;
+		{
+			const OuProcMemo *m = &ou_memo[out[k].procno];
+
+			if (!m->has_status)
+				continue;		/* as in the last snapshot: not sampled */
+			out[k].backend_type = m->backend_type;
+			out[kept++] = out[k];
+		}
+		return kept;
 	}
 
 	status = palloc(sizeof(OuStatus) * nprocs);
@@ -290,6 +319,10 @@ ou_sample_all(OuWaitSample *out, int max, bool want_queryid)
 		const OuStatus *st = ou_status_find(status, nstatus, s->pid);
 		OuProcMemo *m = &ou_memo[s->procno];
 
+		if (m->pid != s->pid || st != NULL)
+			m->no_status = 0;
+		else if (m->no_status < PG_UINT8_MAX)
+			m->no_status++;
 		m->pid = s->pid;
 		m->has_status = st != NULL;
 		m->backend_type = st != NULL ? st->backend_type : B_INVALID;
