@@ -230,7 +230,8 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 						   (sp && *sp) ? ", " : "", sp ? sp : "");
 
 	/* Nothing below may fail before the run is protected by PG_TRY. */
-	run = ou_bench_create_segment(fname, nworkers, caller_path, Max(text_cap, 1));
+	/* room for a kept schema's name too (ou_bench_finish) */
+	run = ou_bench_create_segment(fname, nworkers, caller_path, Max(text_cap, NAMEDATALEN));
 	sh = run->sh;
 	sh->dbid = MyDatabaseId;
 	sh->roleid = GetUserId();
@@ -546,25 +547,22 @@ ou_bench_release(OuBenchRun *run)
 /*
  * ou_bench_finish
  *		Normal end of a run: the first worker renames the run's schema to
- *		its kept name (keep) or drops it, then the workers exit, and the
- *		leader waits for them so that their worker slots are free again
- *		when the function returns.
+ *		kept (from ou_bench_new_schema) or, without kept, drops it, then the
+ *		workers exit, and the leader waits for them so that their worker
+ *		slots are free again when the function returns.
  */
 void
-ou_bench_finish(OuBenchRun *run, bool keep)
+ou_bench_finish(OuBenchRun *run, const char *kept)
 {
 	char	   *schema = pstrdup(run->sh->schema);
 
 	if (schema[0] != '\0')
 	{
-		ou_bench_phase(run, keep ? "keeping the scratch schema" : "dropping the scratch schema");
-		if (!keep)
-		{
-			ou_bench_set_text(run, list_make1(""));
-			run->sh->drop_schema = true;
-		}
-		ou_bench_send(run, keep ? OU_CMD_KEEP : OU_CMD_DROP, 0, 0, NULL, NULL, 0);
-		if (!keep && run->sh->slots[0].count > 0)
+		ou_bench_phase(run, kept ? "keeping the scratch schema" : "dropping the scratch schema");
+		ou_bench_set_text(run, list_make1(kept ? pstrdup(kept) : ""));
+		run->sh->drop_schema = !kept;
+		ou_bench_send(run, kept ? OU_CMD_KEEP : OU_CMD_DROP, 0, 0, NULL, NULL, 0);
+		if (!kept && run->sh->slots[0].count > 0)
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("scratch schema \"%s\" was not dropped", schema),
