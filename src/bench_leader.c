@@ -42,6 +42,7 @@
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "libpq/pqmq.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -276,17 +277,22 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 
 /*
  * ou_bench_phase
- *		Set the phase shown in pg_stat_activity and in progress NOTICEs.
+ *		Set the phase shown in pg_stat_activity, in progress NOTICEs and in
+ *		the context of the workers' messages.  It holds generator texts, so
+ *		what does not fit is clipped on a character boundary.
  */
 void
 ou_bench_phase(OuBenchRun *run, const char *fmt,...)
 {
 	va_list		ap;
 	char		activity[512];
+	int			len;
 
 	va_start(ap, fmt);
 	vsnprintf(run->phase, sizeof(run->phase), fmt, ap);
 	va_end(ap);
+	len = strlen(run->phase);
+	run->phase[pg_mbcliplen(run->phase, len, len)] = '\0';
 	snprintf(activity, sizeof(activity), "%s: %s", run->fname, run->phase);
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
