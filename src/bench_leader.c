@@ -512,6 +512,27 @@ ou_bench_terminate(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_detach_queues
+ *		Stop receiving the workers' messages.  A worker blocked sending one
+ *		into a full queue (a long notice, or its FATAL message, sent with
+ *		interrupts held) sees the queue detached and goes on, so that it
+ *		can exit and release its locks; parallel.c detaches its workers'
+ *		error queues before waiting for them for the same reason.
+ */
+static void
+ou_bench_detach_queues(OuBenchRun *run)
+{
+	int			i;
+
+	for (i = 0; i < run->nworkers; i++)
+		if (run->queues[i])
+		{
+			shm_mq_detach(run->queues[i]);
+			run->queues[i] = NULL;
+		}
+}
+
+/*
  * ou_bench_release
  *		Forget the run: release the run lock, detach from the segment, free
  *		the leader's memory.
@@ -527,12 +548,7 @@ ou_bench_release(OuBenchRun *run)
 		LockRelease(&run->tag, ExclusiveLock, true);
 		run->locked = false;
 	}
-	for (i = 0; i < run->nworkers; i++)
-		if (run->queues[i])
-		{
-			shm_mq_detach(run->queues[i]);
-			run->queues[i] = NULL;
-		}
+	ou_bench_detach_queues(run);
 	if (run->seg)
 	{
 		dsm_segment *seg = run->seg;
@@ -587,7 +603,10 @@ ou_bench_finish(OuBenchRun *run, const char *kept)
  *		End of a run after an error or cancel (call it in PG_CATCH before
  *		re-throwing): stop the workers, drop the run's schema (whatever keep
  *		said), wait for both, bounded.  Interrupts are held so that a second
- *		cancel cannot leave things half done.
+ *		cancel cannot leave things half done.  What the workers still send
+ *		is not relayed: their queues are detached first, so that none of
+ *		them stays blocked sending, holding locks the clean-up would wait
+ *		for.
  */
 void
 ou_bench_abort(OuBenchRun *run)
@@ -596,6 +615,7 @@ ou_bench_abort(OuBenchRun *run)
 		return;
 	HOLD_INTERRUPTS();
 	ou_bench_terminate(run);
+	ou_bench_detach_queues(run);
 	(void) ou_chan_wait_stopped(run->handles, run->nworkers, OU_STOP_WAIT_MS);
 	if (run->created)
 		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,
