@@ -124,6 +124,20 @@ SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_x
 SET client_min_messages = warning;
 SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_xact => 1);
 RESET client_min_messages;
+
+-- 6. A generator that needs a lock the caller's transaction holds: the
+-- worker waits for the caller, which waits for the worker.  The deadlock is
+-- raised after deadlock_timeout (within the statement_timeout, which would
+-- otherwise end it).
+CREATE TABLE limits_locked (i int);
+INSERT INTO limits_locked VALUES (1);
+BEGIN;
+LOCK TABLE limits_locked IN ACCESS EXCLUSIVE MODE;
+SET LOCAL deadlock_timeout = '100ms';
+SET LOCAL statement_timeout = '20s';
+SELECT generator, rows FROM bench_insert(ARRAY['(SELECT gen_random_uuid() FROM limits_locked LIMIT 1)'], 10);
+ROLLBACK;
+DROP TABLE limits_locked;
 DROP FUNCTION limits_boom(), limits_chatty();
 SELECT * FROM limits_leftovers;
 DROP VIEW limits_leftovers;

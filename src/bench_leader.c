@@ -39,6 +39,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "catalog/pg_type_d.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "libpq/pqmq.h"
@@ -50,10 +51,12 @@
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/proc.h"
 #include "storage/procarray.h"
 #include "storage/shm_mq.h"
 #include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -134,6 +137,7 @@ ou_bench_create_segment(const char *fname, int nworkers, const char *caller_path
 	strlcpy(run->fname, fname, NAMEDATALEN);
 	strlcpy(run->phase, "starting workers", sizeof(run->phase));
 	run->last_notice = GetCurrentTimestamp();
+	run->last_deadlock_check = run->last_notice;
 	return run;
 }
 
@@ -405,9 +409,56 @@ ou_bench_progress(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_check_deadlock
+ *		At most every deadlock_timeout: raise a deadlock error if a worker
+ *		waits for a lock that this session (the caller's transaction)
+ *		holds.  The leader waits for its workers, not for a lock, so the
+ *		deadlock detector cannot see that cycle; pg_blocking_pids() can.
+ */
+static void
+ou_bench_check_deadlock(OuBenchRun *run)
+{
+	TimestampTz now = GetCurrentTimestamp();
+	int			i;
+
+	if (!TimestampDifferenceExceeds(run->last_deadlock_check, now, DeadlockTimeout))
+		return;
+	run->last_deadlock_check = now;
+	for (i = 0; i < run->nworkers; i++)
+	{
+		OuBenchSlot *slot = &run->sh->slots[i];
+		int			pid = slot->pid;
+		ArrayType  *blockers;
+		Datum	   *pids;
+		int			n;
+		int			j;
+
+		pg_read_barrier();
+		/* only a worker waiting for a lock now is worth the lock table's scan */
+		if (pid == 0 ||
+			(((volatile PGPROC *) slot->proc)->wait_event_info & 0xFF000000) != PG_WAIT_LOCK)
+			continue;
+		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(pid)));
+		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
+		for (j = 0; j < n; j++)
+			if (DatumGetInt32(pids[j]) == MyProcPid)
+				ereport(ERROR,
+						(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+						 errmsg("deadlock detected"),
+						 errdetail("Benchmark worker %d waits for a lock that this session holds, while this session waits for the worker.",
+								   i + 1),
+						 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
+						 errcontext("%s, %s", run->fname, run->phase)));
+		pfree(pids);
+		pfree(blockers);
+	}
+}
+
+/*
  * ou_bench_poll
  *		One round of the leader's wait (OuChanPollFn): relay the workers'
- *		messages (raising a worker's error), sample, report progress.
+ *		messages (raising a worker's error), sample, report progress, and
+ *		check that no worker waits for the leader's own locks.
  */
 static void
 ou_bench_poll(void *arg)
@@ -415,6 +466,7 @@ ou_bench_poll(void *arg)
 	OuBenchRun *run = (OuBenchRun *) arg;
 
 	ou_bench_drain(run);
+	ou_bench_check_deadlock(run);
 	if (run->wait_sample)
 		run->wait_sample(run, run->wait_arg);
 	ou_bench_progress(run);
