@@ -23,8 +23,14 @@
  * run lock (bench_protocol.h) from the start to the end of the run, so
  * that another run can tell a live run's schema from a dead one's.
  *
+ * The workers are sessions of their own: a lock the caller's transaction
+ * holds can make one wait for the leader while the leader waits for it, a
+ * cycle the deadlock detector cannot see.  The leader looks for it while it
+ * waits (ou_bench_check_deadlock) and raises a deadlock error.
+ *
  * Clean-up on error or cancel: ou_bench_abort() (called by the benchmark
- * in PG_CATCH) terminates the workers, then has a clean-up worker
+ * in PG_CATCH) terminates the workers and detaches their message queues
+ * (so that none stays blocked sending), then has a clean-up worker
  * (bench_cleanup.c) drop the run's schema, and waits for it (bounded).  If
  * the leader's segment goes away without that (FATAL), the DSM detach
  * callback terminates the workers and starts the same clean-up worker
