@@ -85,6 +85,32 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 SELECT * FROM pg_temp.fields($$SELECT bench_insert(ARRAY['limits_boom()'], 10)$$);
 SELECT * FROM limits_leftovers;
+-- The phase in the context holds the generator's text, clipped to fit: on a
+-- character boundary, not in the middle of a two-byte 'é' (in a UTF8
+-- database; the context is valid UTF-8 if convert_to() accepts it).
+CREATE FUNCTION pg_temp.context_encoding(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	ctx text;
+BEGIN
+	EXECUTE stmt;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS ctx = PG_EXCEPTION_CONTEXT;
+	BEGIN
+		PERFORM convert_to(ctx, 'UTF8');
+	EXCEPTION WHEN OTHERS THEN
+		RETURN SQLSTATE || ': ' || SQLERRM;
+	END;
+	-- the line that names the worker and the phase ends in the clipped text
+	RETURN 'valid, phase clipped: ' ||
+		(SELECT count(*) FROM regexp_split_to_table(ctx, E'\n') l
+		  WHERE l LIKE 'bench_insert worker 1, generator 1 of 1 (limits_boom() /*  ' || chr(233) || '%'
+			AND l NOT LIKE '%*/%')::text;
+END $$;
+SELECT CASE WHEN getdatabaseencoding() = 'UTF8'
+			THEN pg_temp.context_encoding(format($$SELECT bench_insert(ARRAY[%L], 10)$$,
+												 'limits_boom() /*  ' || repeat(chr(233), 150) || ' */'))
+			ELSE 'valid, phase clipped: 1' END AS context;
 
 -- 5. Its warnings and notices are relayed, as the caller's
 -- client_min_messages lets them through.
@@ -98,6 +124,20 @@ SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_x
 SET client_min_messages = warning;
 SELECT generator, rows FROM bench_insert(ARRAY['limits_chatty()'], 2, rows_per_xact => 1);
 RESET client_min_messages;
+
+-- 6. A generator that needs a lock the caller's transaction holds: the
+-- worker waits for the caller, which waits for the worker.  The deadlock is
+-- raised after deadlock_timeout (within the statement_timeout, which would
+-- otherwise end it).
+CREATE TABLE limits_locked (i int);
+INSERT INTO limits_locked VALUES (1);
+BEGIN;
+LOCK TABLE limits_locked IN ACCESS EXCLUSIVE MODE;
+SET LOCAL deadlock_timeout = '100ms';
+SET LOCAL statement_timeout = '20s';
+SELECT generator, rows FROM bench_insert(ARRAY['(SELECT gen_random_uuid() FROM limits_locked LIMIT 1)'], 10);
+ROLLBACK;
+DROP TABLE limits_locked;
 DROP FUNCTION limits_boom(), limits_chatty();
 SELECT * FROM limits_leftovers;
 DROP VIEW limits_leftovers;

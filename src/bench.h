@@ -14,7 +14,8 @@
  * not part of the extension, so it never blocks DROP EXTENSION.  The run's
  * tables do not depend on the extension either (generator expressions are
  * in the INSERT statements, not in column defaults).  A schema kept with
- * keep => true is renamed ordered_uuid_kept_<hex>.  A run whose leader is
+ * keep => true is renamed ordered_uuid_kept_<other random hex>: a name
+ * nobody sees before the rename, so nobody can take it first.  A run whose leader is
  * gone (crash, kill) leaves ordered_uuid_run_<hex>: the next benchmark in
  * that database, or bench_cleanup(), drops it.
  *
@@ -82,12 +83,11 @@ typedef struct OuBenchRead
 } OuBenchRead;
 
 /* bench_sql.c: the texts of a run */
-extern char *ou_bench_new_schema(uint64 *run_id);
+extern char *ou_bench_new_schema(uint64 *run_id, char **kept);
 extern char *ou_bench_stmt(bool caller_path, const char *fmt,...) pg_attribute_printf(2, 3);
 extern char *ou_bench_stmt_toplevel(const char *fmt,...) pg_attribute_printf(1, 2);
 extern Size ou_bench_text_size(List *stmts);
 extern char *ou_bench_qualified(const char *schema, const char *name);
-extern char *ou_bench_kept_name(const char *schema, const char *name);
 
 /* bench_args.c: the benchmarks' settings, arguments and result type */
 extern void ou_bench_define_gucs(void);
@@ -111,7 +111,7 @@ extern OuBenchRead ou_bench_read(OuBenchRun *run, const char *setup, const char 
 								 const char *query, int64 nkeys, int64 sample, int min_ms);
 extern void ou_bench_drop(OuBenchRun *run, const char *prefix);
 extern int64 ou_bench_cleanup_dead(OuBenchRun *run);
-extern void ou_bench_finish(OuBenchRun *run, bool keep);
+extern void ou_bench_finish(OuBenchRun *run, const char *kept);
 extern void ou_bench_abort(OuBenchRun *run);
 extern int	ou_bench_running_procs(OuBenchRun *run, struct PGPROC **procs, int *pids,
 								   int max);

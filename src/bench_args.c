@@ -92,7 +92,7 @@ ou_bench_limit_error(const char *what, const char *name, int limit, int sessions
 	ereport(ERROR,
 			(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
 			 errmsg("too many connections for %s \"%s\"", what, name),
-			 errdetail("The %s's connection limit is %d; it has %d sessions and %d benchmark workers, and the benchmark needs %d more, one per client.",
+			 errdetail("The %s's connection limit is %d, of which sessions use %d and benchmark workers %d; the benchmark needs %d more, one per client.",
 					   what, limit, sessions, workers, need),
 			 errhint("Use fewer clients, wait for the other runs to end, or raise the %s's CONNECTION LIMIT.",
 					 what)));

@@ -102,11 +102,14 @@ ou_bench_run_id_from_schema(const char *schema, uint64 *run_id)
 /*
  * ou_bench_try_sql
  *		Run one utility statement in a subtransaction; on error, WARN (with
- *		the error's message as detail) and return false.  Must be called
- *		inside a transaction, with SPI connected.
+ *		the error's message as detail) and return false.  An error because
+ *		a lock could not be had (lock_timeout) is not warned of but only
+ *		reported in *lock_busy: the caller gives up the whole schema, with
+ *		one WARNING.  Must be called inside a transaction, with SPI
+ *		connected.
  */
 static bool
-ou_bench_try_sql(const char *sql, const char *what)
+ou_bench_try_sql(const char *sql, const char *what, bool *lock_busy)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -128,10 +131,13 @@ ou_bench_try_sql(const char *sql, const char *what)
 		edata = CopyErrorData();
 		FlushErrorState();
 		RollbackAndReleaseCurrentSubTransaction();
-		ereport(WARNING,
-				(errcode(ERRCODE_WARNING),
-				 errmsg("could not drop %s", what),
-				 errdetail_internal("%s", edata->message)));
+		if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+			*lock_busy = true;
+		else
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("could not drop %s", what),
+					 errdetail_internal("%s", edata->message)));
 		FreeErrorData(edata);
 		ok = false;
 	}
@@ -149,7 +155,10 @@ ou_bench_try_sql(const char *sql, const char *what)
  *		tables do not exhaust the lock table), each without CASCADE; then,
  *		with whole, the schema itself (without CASCADE).  Returns whether
  *		everything asked for is gone (true also when the schema does not
- *		exist).  Call it outside a transaction.
+ *		exist).  The first lock that cannot be had within lock_timeout
+ *		ends it: the rest of the schema is skipped, with one WARNING, as
+ *		every other lock held in it would be waited for too.  Call it
+ *		outside a transaction.
  */
 bool
 ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
@@ -157,6 +166,7 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 	MemoryContext outer = CurrentMemoryContext;
 	List	   *failed = NIL;	/* names that could not be dropped */
 	bool		gone = false;
+	bool		lock_busy = false;
 
 	for (;;)
 	{
@@ -216,18 +226,30 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 			const char *what = kind == 'S' ? "sequence" : kind == 'm' ? "materialized view" : "table";
 
 			if (!ou_bench_try_sql(psprintf("DROP %s IF EXISTS %s", what, qname),
-								  psprintf("scratch %s %s", what, qname)))
+								  psprintf("scratch %s %s", what, qname), &lock_busy))
 			{
 				MemoryContext old = MemoryContextSwitchTo(outer);
 
 				failed = lappend(failed, pstrdup((char *) lfirst(lc)));
 				MemoryContextSwitchTo(old);
+				if (lock_busy)
+					break;
 			}
 		}
 		if (names == NIL && whole && failed == NIL)
 			gone = ou_bench_try_sql(psprintf("DROP SCHEMA IF EXISTS %s", quote_identifier(schema)),
-									psprintf("scratch schema %s", quote_identifier(schema)));
+									psprintf("scratch schema %s", quote_identifier(schema)),
+									&lock_busy);
 		ou_worker_end_xact();
+		if (lock_busy)
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("skipped scratch schema \"%s\"", schema),
+					 errdetail("Another session holds a lock on a relation in it."),
+					 errhint("Once the lock is released, SELECT bench_cleanup() drops it.")));
+			return false;
+		}
 		if (names == NIL)
 			break;
 	}

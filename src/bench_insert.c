@@ -243,6 +243,7 @@ typedef struct OuInsertArgs
 	bool		distributed;
 	List	   *nodes;			/* distributed: the other nodes */
 	char	   *schema;
+	char	   *kept;			/* the schema's name if kept */
 	uint64		run_id;
 	int			ngens;
 	OuGenStmts **st;			/* per generator */
@@ -285,7 +286,7 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("generators must not be empty")));
 
-	a->schema = ou_bench_new_schema(&a->run_id);
+	a->schema = ou_bench_new_schema(&a->run_id, &a->kept);
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
 	for (g = 0; g < a->ngens; g++)
 	{
@@ -348,8 +349,8 @@ ou_bench_insert_row(OuInsertArgs *a, int g, OuBenchResult *r, int64 splits,
 	}
 	values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (a->keep)
-		values[12] = CStringGetTextDatum(ou_bench_kept_name(a->schema,
-														   psprintf("%st", a->st[g]->prefix)));
+		values[12] = CStringGetTextDatum(ou_bench_qualified(a->kept,
+															psprintf("%st", a->st[g]->prefix)));
 	else
 		nulls[12] = true;
 }
@@ -473,7 +474,7 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 			MemoryContextSwitchTo(oldcxt);
 		}
-		ou_bench_finish(run, a.keep);
+		ou_bench_finish(run, a.keep ? a.kept : NULL);
 	}
 	PG_CATCH();
 	{

@@ -23,8 +23,14 @@
  * run lock (bench_protocol.h) from the start to the end of the run, so
  * that another run can tell a live run's schema from a dead one's.
  *
+ * The workers are sessions of their own: a lock the caller's transaction
+ * holds can make one wait for the leader while the leader waits for it, a
+ * cycle the deadlock detector cannot see.  The leader looks for it while it
+ * waits (ou_bench_check_deadlock) and raises a deadlock error.
+ *
  * Clean-up on error or cancel: ou_bench_abort() (called by the benchmark
- * in PG_CATCH) terminates the workers, then has a clean-up worker
+ * in PG_CATCH) terminates the workers and detaches their message queues
+ * (so that none stays blocked sending), then has a clean-up worker
  * (bench_cleanup.c) drop the run's schema, and waits for it (bounded).  If
  * the leader's segment goes away without that (FATAL), the DSM detach
  * callback terminates the workers and starts the same clean-up worker
@@ -39,9 +45,11 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "catalog/pg_type_d.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "libpq/pqmq.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -49,10 +57,12 @@
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/proc.h"
 #include "storage/procarray.h"
 #include "storage/shm_mq.h"
 #include "storage/shm_toc.h"
 #include "tcop/tcopprot.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -133,6 +143,7 @@ ou_bench_create_segment(const char *fname, int nworkers, const char *caller_path
 	strlcpy(run->fname, fname, NAMEDATALEN);
 	strlcpy(run->phase, "starting workers", sizeof(run->phase));
 	run->last_notice = GetCurrentTimestamp();
+	run->last_deadlock_check = run->last_notice;
 	return run;
 }
 
@@ -230,7 +241,8 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 						   (sp && *sp) ? ", " : "", sp ? sp : "");
 
 	/* Nothing below may fail before the run is protected by PG_TRY. */
-	run = ou_bench_create_segment(fname, nworkers, caller_path, Max(text_cap, 1));
+	/* room for a kept schema's name too (ou_bench_finish) */
+	run = ou_bench_create_segment(fname, nworkers, caller_path, Max(text_cap, NAMEDATALEN));
 	sh = run->sh;
 	sh->dbid = MyDatabaseId;
 	sh->roleid = GetUserId();
@@ -275,17 +287,22 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 
 /*
  * ou_bench_phase
- *		Set the phase shown in pg_stat_activity and in progress NOTICEs.
+ *		Set the phase shown in pg_stat_activity, in progress NOTICEs and in
+ *		the context of the workers' messages.  It holds generator texts, so
+ *		what does not fit is clipped on a character boundary.
  */
 void
 ou_bench_phase(OuBenchRun *run, const char *fmt,...)
 {
 	va_list		ap;
 	char		activity[512];
+	int			len;
 
 	va_start(ap, fmt);
 	vsnprintf(run->phase, sizeof(run->phase), fmt, ap);
 	va_end(ap);
+	len = strlen(run->phase);
+	run->phase[pg_mbcliplen(run->phase, len, len)] = '\0';
 	snprintf(activity, sizeof(activity), "%s: %s", run->fname, run->phase);
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
@@ -398,9 +415,56 @@ ou_bench_progress(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_check_deadlock
+ *		At most every deadlock_timeout: raise a deadlock error if a worker
+ *		waits for a lock that this session (the caller's transaction)
+ *		holds.  The leader waits for its workers, not for a lock, so the
+ *		deadlock detector cannot see that cycle; pg_blocking_pids() can.
+ */
+static void
+ou_bench_check_deadlock(OuBenchRun *run)
+{
+	TimestampTz now = GetCurrentTimestamp();
+	int			i;
+
+	if (!TimestampDifferenceExceeds(run->last_deadlock_check, now, DeadlockTimeout))
+		return;
+	run->last_deadlock_check = now;
+	for (i = 0; i < run->nworkers; i++)
+	{
+		OuBenchSlot *slot = &run->sh->slots[i];
+		int			pid = slot->pid;
+		ArrayType  *blockers;
+		Datum	   *pids;
+		int			n;
+		int			j;
+
+		pg_read_barrier();
+		/* only a worker waiting for a lock now is worth the lock table's scan */
+		if (pid == 0 ||
+			(((volatile PGPROC *) slot->proc)->wait_event_info & 0xFF000000) != PG_WAIT_LOCK)
+			continue;
+		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(pid)));
+		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
+		for (j = 0; j < n; j++)
+			if (DatumGetInt32(pids[j]) == MyProcPid)
+				ereport(ERROR,
+						(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+						 errmsg("deadlock detected"),
+						 errdetail("Benchmark worker %d waits for a lock that this session holds, while this session waits for the worker.",
+								   i + 1),
+						 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
+						 errcontext("%s, %s", run->fname, run->phase)));
+		pfree(pids);
+		pfree(blockers);
+	}
+}
+
+/*
  * ou_bench_poll
  *		One round of the leader's wait (OuChanPollFn): relay the workers'
- *		messages (raising a worker's error), sample, report progress.
+ *		messages (raising a worker's error), sample, report progress, and
+ *		check that no worker waits for the leader's own locks.
  */
 static void
 ou_bench_poll(void *arg)
@@ -408,6 +472,7 @@ ou_bench_poll(void *arg)
 	OuBenchRun *run = (OuBenchRun *) arg;
 
 	ou_bench_drain(run);
+	ou_bench_check_deadlock(run);
 	if (run->wait_sample)
 		run->wait_sample(run, run->wait_arg);
 	ou_bench_progress(run);
@@ -505,6 +570,27 @@ ou_bench_terminate(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_detach_queues
+ *		Stop receiving the workers' messages.  A worker blocked sending one
+ *		into a full queue (a long notice, or its FATAL message, sent with
+ *		interrupts held) sees the queue detached and goes on, so that it
+ *		can exit and release its locks; parallel.c detaches its workers'
+ *		error queues before waiting for them for the same reason.
+ */
+static void
+ou_bench_detach_queues(OuBenchRun *run)
+{
+	int			i;
+
+	for (i = 0; i < run->nworkers; i++)
+		if (run->queues[i])
+		{
+			shm_mq_detach(run->queues[i]);
+			run->queues[i] = NULL;
+		}
+}
+
+/*
  * ou_bench_release
  *		Forget the run: release the run lock, detach from the segment, free
  *		the leader's memory.
@@ -520,12 +606,7 @@ ou_bench_release(OuBenchRun *run)
 		LockRelease(&run->tag, ExclusiveLock, true);
 		run->locked = false;
 	}
-	for (i = 0; i < run->nworkers; i++)
-		if (run->queues[i])
-		{
-			shm_mq_detach(run->queues[i]);
-			run->queues[i] = NULL;
-		}
+	ou_bench_detach_queues(run);
 	if (run->seg)
 	{
 		dsm_segment *seg = run->seg;
@@ -546,25 +627,22 @@ ou_bench_release(OuBenchRun *run)
 /*
  * ou_bench_finish
  *		Normal end of a run: the first worker renames the run's schema to
- *		its kept name (keep) or drops it, then the workers exit, and the
- *		leader waits for them so that their worker slots are free again
- *		when the function returns.
+ *		kept (from ou_bench_new_schema) or, without kept, drops it, then the
+ *		workers exit, and the leader waits for them so that their worker
+ *		slots are free again when the function returns.
  */
 void
-ou_bench_finish(OuBenchRun *run, bool keep)
+ou_bench_finish(OuBenchRun *run, const char *kept)
 {
 	char	   *schema = pstrdup(run->sh->schema);
 
 	if (schema[0] != '\0')
 	{
-		ou_bench_phase(run, keep ? "keeping the scratch schema" : "dropping the scratch schema");
-		if (!keep)
-		{
-			ou_bench_set_text(run, list_make1(""));
-			run->sh->drop_schema = true;
-		}
-		ou_bench_send(run, keep ? OU_CMD_KEEP : OU_CMD_DROP, 0, 0, NULL, NULL, 0);
-		if (!keep && run->sh->slots[0].count > 0)
+		ou_bench_phase(run, kept ? "keeping the scratch schema" : "dropping the scratch schema");
+		ou_bench_set_text(run, list_make1(kept ? pstrdup(kept) : ""));
+		run->sh->drop_schema = !kept;
+		ou_bench_send(run, kept ? OU_CMD_KEEP : OU_CMD_DROP, 0, 0, NULL, NULL, 0);
+		if (!kept && run->sh->slots[0].count > 0)
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("scratch schema \"%s\" was not dropped", schema),
@@ -583,7 +661,10 @@ ou_bench_finish(OuBenchRun *run, bool keep)
  *		End of a run after an error or cancel (call it in PG_CATCH before
  *		re-throwing): stop the workers, drop the run's schema (whatever keep
  *		said), wait for both, bounded.  Interrupts are held so that a second
- *		cancel cannot leave things half done.
+ *		cancel cannot leave things half done.  What the workers still send
+ *		is not relayed: their queues are detached first, so that none of
+ *		them stays blocked sending, holding locks the clean-up would wait
+ *		for.
  */
 void
 ou_bench_abort(OuBenchRun *run)
@@ -592,6 +673,7 @@ ou_bench_abort(OuBenchRun *run)
 		return;
 	HOLD_INTERRUPTS();
 	ou_bench_terminate(run);
+	ou_bench_detach_queues(run);
 	(void) ou_chan_wait_stopped(run->handles, run->nworkers, OU_STOP_WAIT_MS);
 	if (run->created)
 		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,

@@ -65,12 +65,12 @@ ou_result_tupdesc(FunctionCallInfo fcinfo, int natts)
  *		insert statements (with $1 = rows per execution when with_count) and
  *		inserts rows rows in total, batch rows per execution, committing
  *		every per_xact executions, sampled by the leader; the tables are
- *		dropped unless keep.
+ *		dropped unless kept (renamed kept).
  */
 static OuBenchResult
 ou_load_run(FunctionCallInfo fcinfo, const char *fname, int clients, const char *schema,
 			uint64 run_id, List *create, List *insert, bool with_count, int64 rows,
-			int batch, int per_xact, OuSampler *sampler, const char *what, bool keep)
+			int batch, int per_xact, OuSampler *sampler, const char *what, const char *kept)
 {
 	OuBenchResult r;
 	OuBenchRun *run;
@@ -87,7 +87,7 @@ ou_load_run(FunctionCallInfo fcinfo, const char *fname, int clients, const char 
 		ou_bench_prepare(run, insert, with_count);
 		ou_bench_phase(run, "inserting into %s with %d clients", what, clients);
 		r = ou_bench_exec(run, rows, batch, per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
-		ou_bench_finish(run, keep);
+		ou_bench_finish(run, kept);
 	}
 	PG_CATCH();
 	{
@@ -120,6 +120,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	OuBenchResult r;
 	uint64		run_id;
 	char	   *schema;
+	char	   *kept;
 	char	   *qtbl;
 	List	   *create;
 	List	   *insert;
@@ -131,7 +132,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clients * rows_per_client is out of range")));
 
-	schema = ou_bench_new_schema(&run_id);
+	schema = ou_bench_new_schema(&run_id, &kept);
 	qtbl = ou_bench_qualified(schema, "t");
 	/* PLAIN storage: the payload is neither compressed nor moved to TOAST */
 	create = list_make2(ou_bench_stmt(false, "CREATE TABLE %s (id bigint, payload text)", qtbl),
@@ -141,7 +142,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 									  qtbl, row_bytes - OU_BULK_ROW_OVERHEAD));
 	r = ou_load_run(fcinfo, "bench_bulk_load", clients, schema, run_id, create, insert, true,
 					rows_per_client * clients, OU_BULK_BATCH, OU_BULK_PER_XACT, sampler,
-					"the table", keep);
+					"the table", keep ? kept : NULL);
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(clients);
@@ -154,7 +155,7 @@ bench_bulk_load(PG_FUNCTION_ARGS)
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)
-		values[9] = CStringGetTextDatum(ou_bench_kept_name(schema, "t"));
+		values[9] = CStringGetTextDatum(ou_bench_qualified(kept, "t"));
 	else
 		nulls[9] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
@@ -182,13 +183,14 @@ bench_multi_table(PG_FUNCTION_ARGS)
 	OuBenchResult r;
 	uint64		run_id;
 	char	   *schema;
+	char	   *kept;
 	List	   *create = NIL;
 	List	   *insert = NIL;
 	Datum		values[OU_MULTI_COLS];
 	bool		nulls[OU_MULTI_COLS];
 	int			i;
 
-	schema = ou_bench_new_schema(&run_id);
+	schema = ou_bench_new_schema(&run_id, &kept);
 	for (i = 0; i < tables; i++)
 	{
 		char	   *qtbl = ou_bench_qualified(schema, psprintf("t%d", i + 1));
@@ -199,7 +201,8 @@ bench_multi_table(PG_FUNCTION_ARGS)
 	}
 	r = ou_load_run(fcinfo, "bench_multi_table", clients, schema, run_id, create, insert, false,
 					rows, 1, 1, sampler,
-					psprintf("%d %stables", tables, unlogged ? "unlogged " : ""), keep);
+					psprintf("%d %stables", tables, unlogged ? "unlogged " : ""),
+					keep ? kept : NULL);
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(tables);
@@ -212,7 +215,7 @@ bench_multi_table(PG_FUNCTION_ARGS)
 	values[7] = Int64GetDatum(sampler->samples);
 	values[8] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (keep)
-		values[9] = CStringGetTextDatum(psprintf("%s .. t%d", ou_bench_kept_name(schema, "t1"), tables));
+		values[9] = CStringGetTextDatum(psprintf("%s .. t%d", ou_bench_qualified(kept, "t1"), tables));
 	else
 		nulls[9] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
@@ -231,12 +234,12 @@ bench_cleanup(PG_FUNCTION_ARGS)
 	uint64		run_id;
 	int64		dropped = 0;
 
-	(void) ou_bench_new_schema(&run_id);
+	(void) ou_bench_new_schema(&run_id, NULL);
 	run = ou_bench_start("bench_cleanup", fcinfo->flinfo->fn_oid, 1, NULL, run_id, 1);
 	PG_TRY();
 	{
 		dropped = ou_bench_cleanup_dead(run);
-		ou_bench_finish(run, false);
+		ou_bench_finish(run, NULL);
 	}
 	PG_CATCH();
 	{

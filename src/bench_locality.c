@@ -213,7 +213,7 @@ ou_locality_variants(OuLocalityVariant **variants, List **insert, const char *sc
  */
 static void
 ou_locality_row(OuLocalityVariant *var, int v, OuBenchRead *rd, int64 *vals,
-				OuBenchResult *load, double fix_seconds, bool keep, const char *schema,
+				OuBenchResult *load, double fix_seconds, const char *kept,
 				Datum *values, bool *nulls)
 {
 	OuBenchRead r = *rd;
@@ -248,8 +248,8 @@ ou_locality_row(OuLocalityVariant *var, int v, OuBenchRead *rd, int64 *vals,
 		nulls[10] = true;
 	values[11] = Int64GetDatum(vals[2]);
 	values[12] = Int64GetDatum(vals[3]);
-	if (keep)
-		values[13] = CStringGetTextDatum(ou_bench_kept_name(schema, var->table));
+	if (kept)
+		values[13] = CStringGetTextDatum(ou_bench_qualified(kept, var->table));
 	else
 		nulls[13] = true;
 }
@@ -278,6 +278,7 @@ bench_locality(PG_FUNCTION_ARGS)
 	OuBenchResult load;
 	uint64		run_id;
 	char	   *schema;
+	char	   *kept;
 	char	   *qtbl;
 	List	   *insert;
 	Size		text_cap;
@@ -286,7 +287,7 @@ bench_locality(PG_FUNCTION_ARGS)
 	sample = Min(sample, groups);
 
 	/* every statement of the run, so that its shared memory fits them */
-	schema = ou_bench_new_schema(&run_id);
+	schema = ou_bench_new_schema(&run_id, &kept);
 
 	ou_locality_variants(variants, &insert, schema, groups, payload, total);
 	qtbl = ou_bench_qualified(schema, "interleaved");
@@ -346,10 +347,11 @@ bench_locality(PG_FUNCTION_ARGS)
 			r = ou_bench_read(run, var->setup, var->counters, var->read, groups, sample,
 							  OU_LOCALITY_READ_MS);
 
-			ou_locality_row(var, v, &r, vals, &load, fix_seconds, keep, schema, values, nulls);
+			ou_locality_row(var, v, &r, vals, &load, fix_seconds, keep ? kept : NULL,
+							values, nulls);
 			tuplestore_putvalues(tupstore, tupdesc, values, nulls);
 		}
-		ou_bench_finish(run, keep);
+		ou_bench_finish(run, keep ? kept : NULL);
 	}
 	PG_CATCH();
 	{

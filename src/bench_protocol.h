@@ -187,6 +187,7 @@ struct OuBenchRun
 	char		fname[NAMEDATALEN];
 	char		phase[256];
 	TimestampTz last_notice;
+	TimestampTz last_deadlock_check;
 	TimestampTz wait_started;
 	/* what the current wait reports and samples */
 	int64		wait_rows;

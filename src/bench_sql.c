@@ -22,12 +22,11 @@
 static char *ou_bench_vstmt(char mark, const char *fmt, va_list args) pg_attribute_printf(2, 0);
 
 /*
- * ou_bench_new_schema
- *		A fresh scratch schema name, ordered_uuid_run_ and 64 random bits in
- *		hex, and those bits (the run id).
+ * ou_bench_random_id
+ *		64 random bits, not all zero.
  */
-char *
-ou_bench_new_schema(uint64 *run_id)
+static uint64
+ou_bench_random_id(void)
 {
 	uint32		half[2];
 
@@ -35,8 +34,30 @@ ou_bench_new_schema(uint64 *run_id)
 	{
 		ou_random_bytes(half, sizeof(half));
 	} while (half[0] == 0 && half[1] == 0);
-	*run_id = ((uint64) half[0] << 32) | half[1];
-	return psprintf("%s%08x%08x", OU_BENCH_RUN_PREFIX, half[0], half[1]);
+	return ((uint64) half[0] << 32) | half[1];
+}
+
+/*
+ * ou_bench_new_schema
+ *		A fresh scratch schema name, ordered_uuid_run_ and 64 random bits in
+ *		hex, and those bits (the run id).  With kept, also the name the
+ *		schema gets if the run is kept: ordered_uuid_kept_ and 64 other
+ *		random bits, so that nobody who sees the running schema can take
+ *		that name first and make the rename at the end of the run fail.
+ */
+char *
+ou_bench_new_schema(uint64 *run_id, char **kept)
+{
+	*run_id = ou_bench_random_id();
+	if (kept)
+	{
+		uint64		kept_id = ou_bench_random_id();
+
+		*kept = psprintf("%s%08x%08x", OU_BENCH_KEPT_PREFIX,
+						 (uint32) (kept_id >> 32), (uint32) kept_id);
+	}
+	return psprintf("%s%08x%08x", OU_BENCH_RUN_PREFIX,
+					(uint32) (*run_id >> 32), (uint32) *run_id);
 }
 
 /*
@@ -128,16 +149,4 @@ char *
 ou_bench_qualified(const char *schema, const char *name)
 {
 	return psprintf("%s.%s", quote_identifier(schema), quote_identifier(name));
-}
-
-/*
- * ou_bench_kept_name
- *		The qualified name relation name will have in the run's schema once
- *		the run is kept (its schema renamed ordered_uuid_kept_<id>).
- */
-char *
-ou_bench_kept_name(const char *schema, const char *name)
-{
-	return ou_bench_qualified(psprintf("%s%s", OU_BENCH_KEPT_PREFIX,
-									   schema + strlen(OU_BENCH_RUN_PREFIX)), name);
 }

@@ -295,14 +295,11 @@ ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 
 /*
  * ou_worker_keep
- *		Rename the run's schema to its kept name (same random id).
+ *		Rename the run's schema to its kept name (from the text area).
  */
 static void
-ou_worker_keep(OuBenchShared *sh)
+ou_worker_keep(OuBenchShared *sh, const char *kept)
 {
-	char	   *kept = psprintf("%s%s", OU_BENCH_KEPT_PREFIX,
-								sh->schema + strlen(OU_BENCH_RUN_PREFIX));
-
 	ou_worker_use_path(OU_PATH_SAFE);
 	ou_worker_begin_xact();
 	if (SPI_execute(psprintf("ALTER SCHEMA %s RENAME TO %s", quote_identifier(sh->schema),
@@ -371,7 +368,7 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 			break;
 		case OU_CMD_KEEP:
 			if (me == 0)
-				ou_worker_keep(sh);
+				ou_worker_keep(sh, text);
 			break;
 		case OU_CMD_EXIT:
 		case OU_CMD_NONE:
