@@ -168,4 +168,85 @@ RESET ROLE;
 SELECT dblink_disconnect('hidden');
 DROP DATABASE ou_hidden;
 DROP ROLE ou_plain;
+--
+-- 6. A dropped database takes its split entries with it: its drop record
+-- lists no relfilenodes, only the database and its tablespaces.  Three
+-- databases, each with an index split many times, then dropped.
+--
+SELECT format('CREATE DATABASE ou_drop%s', g) FROM generate_series(1, 3) g \gexec
+SELECT dblink_exec(replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=ou_drop' || g),
+				   'CREATE TABLE x (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
+					INSERT INTO x SELECT FROM generate_series(1, 5000)')
+  FROM generate_series(1, 3) g;
+SELECT pg_current_wal_flush_lsn() AS lsn3 \gset
+SELECT pg_temp.wait_wal(:'lsn3') AS caught_up;
+SELECT array_agg(oid) AS drop_oids FROM pg_database WHERE datname LIKE 'ou_drop%' \gset
+SELECT count(*) AS drop_entries FROM index_split_stats WHERE datid = ANY (:'drop_oids'::oid[]) \gset
+SELECT count(DISTINCT datid) AS databases_split
+  FROM index_split_stats WHERE datid = ANY (:'drop_oids'::oid[]);
+SELECT split_pruned AS pruned0 FROM collector_info() \gset
+SELECT format('DROP DATABASE ou_drop%s', g) FROM generate_series(1, 3) g \gexec
+SELECT pg_current_wal_flush_lsn() AS lsn4 \gset
+SELECT pg_temp.wait_wal(:'lsn4') AS caught_up;
+SELECT split_pruned - :pruned0 = :drop_entries AS every_entry_pruned FROM collector_info();
+SELECT count(*) AS dropped_databases_entries FROM index_split_stats WHERE datid = ANY (:'drop_oids'::oid[]);
+
+-- ALTER DATABASE ... SET TABLESPACE copies the database's files and drops
+-- them in the tablespace it leaves, with the same record: the entries there
+-- go; splits after the move are counted under the new tablespace.
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE ou_moved_to LOCATION '';
+RESET allow_in_place_tablespaces;
+CREATE DATABASE ou_moved;
+SELECT dblink_exec(replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=ou_moved'),
+				   'CREATE TABLE x (id uuid PRIMARY KEY DEFAULT gen_random_uuid());
+					INSERT INTO x SELECT FROM generate_series(1, 5000)');
+SELECT pg_current_wal_flush_lsn() AS lsn6 \gset
+SELECT pg_temp.wait_wal(:'lsn6') AS caught_up;
+SELECT oid AS moved_oid FROM pg_database WHERE datname = 'ou_moved' \gset
+SELECT count(*) AS moved_entries FROM index_split_stats WHERE datid = :moved_oid \gset
+SELECT split_pruned AS pruned1 FROM collector_info() \gset
+ALTER DATABASE ou_moved SET TABLESPACE ou_moved_to;
+SELECT dblink_exec(replace(pg_temp.connstr(), 'dbname=' || current_database(), 'dbname=ou_moved'),
+				   'INSERT INTO x SELECT FROM generate_series(1, 5000)');
+SELECT pg_current_wal_flush_lsn() AS lsn7 \gset
+SELECT pg_temp.wait_wal(:'lsn7') AS caught_up;
+SELECT :moved_entries > 0 AS split_before_the_move,
+	   split_pruned - :pruned1 = :moved_entries AS old_tablespace_pruned
+  FROM collector_info();
+SELECT oid AS moved_to FROM pg_tablespace WHERE spcname = 'ou_moved_to' \gset
+SELECT count(*) FILTER (WHERE tablespace <> :moved_to) AS left_in_old_tablespace,
+	   count(*) FILTER (WHERE tablespace = :moved_to) > 0 AS counted_in_new_tablespace
+  FROM index_split_stats WHERE datid = :moved_oid;
+DROP DATABASE ou_moved;
+DROP TABLESPACE ou_moved_to;
+
+--
+-- 7. track_splits off, then on again: the splits made while it was off are
+-- not counted, so the counts start afresh where the worker starts reading
+-- again, and wal_start says where.
+--
+SELECT count(*) AS counted_before FROM index_split_stats WHERE index = 'split_t_pkey'::regclass;
+ALTER SYSTEM SET ordered_uuid.track_splits = off;
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_until('SELECT wal_reached IS NULL FROM collector_info()') AS stopped_following;
+CREATE TABLE off_t (id uuid PRIMARY KEY);
+INSERT INTO off_t SELECT gen_random_uuid() FROM generate_series(1, 5000);
+SELECT pg_current_wal_flush_lsn() AS lsn_off \gset
+ALTER SYSTEM RESET ordered_uuid.track_splits;
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_wal(:'lsn_off') AS following_again;
+SELECT wal_start >= :'lsn_off' AS counts_begin_after_the_gap FROM collector_info();
+SELECT count(*) AS entries_from_before_the_gap
+  FROM index_split_stats WHERE index IN ('split_t_pkey'::regclass, 'off_t_pkey'::regclass);
+-- splits after it are counted, as index_splits() counts them from there
+SELECT pg_current_wal_insert_lsn() AS lsn_on \gset
+INSERT INTO off_t SELECT gen_random_uuid() FROM generate_series(1, 5000);
+SELECT pg_current_wal_flush_lsn() AS lsn5 \gset
+SELECT pg_temp.wait_wal(:'lsn5') AS caught_up;
+SELECT s.leaf_splits = w.leaf_splits AND s.upper_splits = w.upper_splits
+	   AND s.root_splits = w.root_splits AS counted_since_on, s.leaf_splits > 10 AS split_often
+  FROM index_split_stats s JOIN index_splits(:'lsn_on') w ON w.index = s.index
+ WHERE s.index = 'off_t_pkey'::regclass;
+DROP TABLE off_t;
 DROP TABLE split_t;

@@ -99,6 +99,18 @@ SELECT count(*) > 0 AS noqid_sleep_seen, bool_and(queryid IS NULL) AS noqid_has_
 -- many samples as collector_detail_info() says.
 --
 SELECT pg_temp.wait_rounds(60) AS enough_rounds_to_fill_the_ring;
+-- read while the worker writes (rounds every 1 ms: the ring turns over every
+-- few of them): every read is oldest first, and holds at most the ring
+CREATE FUNCTION pg_temp.history_in_order() RETURNS bool LANGUAGE sql AS $$
+	SELECT coalesce(bool_and(sample_time >= prev), true) AND count(*) BETWEEN 1 AND 500
+	  FROM (SELECT sample_time, lag(sample_time) OVER (ORDER BY ordinality) AS prev
+			  FROM ordered_uuid_wait_history() WITH ORDINALITY) h
+$$;
+ALTER SYSTEM SET ordered_uuid.sample_interval = 1;
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_rounds(100) AS fast_rounds;
+SELECT count(*) FILTER (WHERE pg_temp.history_in_order()) AS reads_in_order
+  FROM generate_series(1, 200);
 ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
 SELECT pg_reload_conf();
 SELECT pg_temp.wait_asleep() AS worker_asleep;
@@ -107,6 +119,7 @@ SELECT detail_entries = (SELECT count(*) FROM wait_profile_detail) AS detail_ent
 	   detail_dropped = 0 AS nothing_dropped,
 	   history_entries = (SELECT count(*) FROM wait_history) AS history_entries_counted,
 	   history_entries = 500 AS history_full,
+	   pg_temp.history_in_order() AS history_in_order,
 	   history_overwritten > 0 AS history_overwritten
   FROM collector_detail_info();
 -- a reset empties both

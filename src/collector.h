@@ -149,9 +149,12 @@ extern void ou_collector_check_loaded(void);
 extern const char *ou_collector_state(int worker_pid);
 extern void ou_collector_notice_idle(void);
 
-/* collector_evict.c: entering keys into the bounded tables (lock held) */
+/* collector_evict.c: entering keys into the bounded tables, removing them (lock held) */
 extern void *ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 							OuTableCounters *counters, bool *found);
+extern uint64 ou_table_remove_if(HTAB *htab,
+								 bool (*match) (const void *entry, const void *arg),
+								 const void *arg);
 
 /* collector.c: the background worker and its settings */
 extern int	ou_sample_interval;

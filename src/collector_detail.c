@@ -189,19 +189,81 @@ ou_history_row(const void *entry, OuVisibility *vis, Datum *values, bool *nulls)
 	nulls[8] = !seen || !OidIsValid(h->roleid);
 }
 
+/* ring slots copied between two checks for interrupts (320 kB) */
+#define OU_HISTORY_CHUNK	8192
+
+/* history_written, or 0 if a reset came after the one at *reset */
+static uint64
+ou_history_written(TimestampTz *reset)
+{
+	uint64		written;
+
+	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	written = ou_shared->history_written;
+	if (*reset == 0)
+		*reset = ou_shared->stats_reset;
+	else if (ou_shared->stats_reset != *reset)
+		written = 0;
+	LWLockRelease(ou_shared->lock);
+	return written;
+}
+
+/*
+ * ou_history_copy
+ *		Copy the samples of the ring, oldest first, into items (room for
+ *		history_size); returns how many.  The LWLock is taken, in shared
+ *		mode, only to read the count of samples written before and after
+ *		the copy: held for the copy of a large ring (40 MB at the largest
+ *		history_size), readers coming one after another would keep the
+ *		worker's exclusive request waiting.  The worker writes the ring only
+ *		under the LWLock in exclusive mode, so the count read after the copy
+ *		covers every sample written while it ran (a round still writing
+ *		then is waited for); the samples written before the copy began
+ *		whose slots those overwrote, the oldest, may have been copied torn
+ *		and are left out.  What remains is the history as it was when the
+ *		copy began, less the samples overwritten meanwhile: one stretch
+ *		with no gap.  A reset meanwhile leaves nothing.
+ */
+static int
+ou_history_copy(OuHistoryItem *items)
+{
+	uint64		size = (uint64) ou_history_size;
+	TimestampTz reset = 0;
+	uint64		end = ou_history_written(&reset),
+				begin = end - Min(end, size),
+				seq,
+				written,
+				lost;
+
+	for (seq = begin; seq < end; seq += OU_HISTORY_CHUNK)
+	{
+		uint64		len = Min(end - seq, OU_HISTORY_CHUNK);
+		uint64		slot = seq % size;
+		uint64		first = Min(len, size - slot);
+
+		CHECK_FOR_INTERRUPTS();
+		/* the chunk, which may wrap around the end of the ring */
+		memcpy(items + (seq - begin), ou_history + slot, sizeof(OuHistoryItem) * first);
+		memcpy(items + (seq - begin) + first, ou_history, sizeof(OuHistoryItem) * (len - first));
+	}
+	written = ou_history_written(&reset);
+	if (written < end)
+		return 0;
+	/* samples begin .. written - size - 1 were overwritten, at most all */
+	lost = Min(end - begin, written - begin > size ? written - begin - size : 0);
+	memmove(items, items + lost, sizeof(OuHistoryItem) * (end - begin - lost));
+	return (int) (end - begin - lost);
+}
+
 /*
  * ordered_uuid_wait_history
- *		Rows of the view wait_history, oldest first.  The ring is copied in
- *		that order under the LWLock in shared mode (two memcpys of at most
- *		history_size items in all).
+ *		Rows of the view wait_history, oldest first (ou_history_copy).
  */
 Datum
 ordered_uuid_wait_history(PG_FUNCTION_ARGS)
 {
 	OuHistoryItem *items;
-	uint64		written;
-	int			n,
-				first;
+	int			n;
 
 	ou_collector_check_loaded();
 	if (ou_history == NULL)
@@ -212,15 +274,7 @@ ordered_uuid_wait_history(PG_FUNCTION_ARGS)
 				 errhint("Set ordered_uuid.history_size to the number of samples to keep and restart the server.")));
 
 	items = palloc(sizeof(OuHistoryItem) * ou_history_size);
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
-	written = ou_shared->history_written;
-	n = (int) Min(written, (uint64) ou_history_size);
-	/* the oldest item: slot 0 until the ring is full, then the next to write */
-	first = n < ou_history_size ? 0 : (int) (written % (uint64) ou_history_size);
-	memcpy(items, ou_history + first, sizeof(OuHistoryItem) * (n - first));
-	memcpy(items + (n - first), ou_history, sizeof(OuHistoryItem) * first);
-	LWLockRelease(ou_shared->lock);
-
+	n = ou_history_copy(items);
 	n = ou_history_visible(items, n);
 	ou_emit_rows(fcinfo, (const char *) items, n, sizeof(OuHistoryItem),
 				 offsetof(OuHistoryItem, dbid), ou_history_row);

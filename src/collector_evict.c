@@ -4,7 +4,8 @@
  *	  Entering keys into the collector's bounded shared tables: when a table
  *	  holds ordered_uuid.max_entries entries and a new key comes, the least
  *	  recently used entries make room, as pg_stat_statements' entry_dealloc
- *	  does.
+ *	  does.  And removing the entries that a predicate picks (all of them
+ *	  on a reset).
  *
  * Every entry keeps last_used, the value of OuShared.use_clock when it was
  * last counted (the clock ticks on every use).  A table that is full loses
@@ -112,4 +113,32 @@ ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 	ou_shared->use_clock++;
 	memcpy(entry + used_offset, &ou_shared->use_clock, sizeof(uint64));
 	return entry;
+}
+
+/*
+ * ou_table_remove_if
+ *		Remove the entries of htab for which match(entry, arg) is true, or
+ *		all of them when match is NULL; returns how many.  The collector's
+ *		LWLock must be held exclusively.
+ */
+uint64
+ou_table_remove_if(HTAB *htab, bool (*match) (const void *entry, const void *arg),
+				   const void *arg)
+{
+	HASH_SEQ_STATUS seq;
+	void	   *entry;
+	uint64		removed = 0;
+
+	hash_seq_init(&seq, htab);
+	while ((entry = hash_seq_search(&seq)) != NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (match != NULL && !match(entry, arg))
+			continue;
+		/* the key is at the start of the entry; removing the current one
+		 * during a scan is allowed */
+		(void) hash_search(htab, entry, HASH_REMOVE, NULL);
+		removed++;
+	}
+	return removed;
 }

@@ -14,7 +14,9 @@
  * (ordered_uuid.profile_queries or profile_pids on), and the history ring of
  * ordered_uuid.history_size samples (OuShared.history_written counts the
  * samples written; the ring holds the last history_size of them).  Any backend reads them under the LWLock in shared
- * mode; only the worker (and ordered_uuid_reset) takes it exclusively.
+ * mode (the ring, which only the worker writes under the LWLock, is copied
+ * without it, then checked: collector_detail.c); only the worker (and
+ * ordered_uuid_reset) takes it exclusively.
  *
  * IDENTIFICATION
  *	  src/collector_shmem.c

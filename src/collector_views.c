@@ -419,24 +419,6 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 }
 
 /*
- * ou_clear_table
- *		Remove every entry of a shared table (LWLock held exclusively).
- */
-static void
-ou_clear_table(HTAB *htab)
-{
-	HASH_SEQ_STATUS seq;
-	void	   *entry;
-
-	hash_seq_init(&seq, htab);
-	while ((entry = hash_seq_search(&seq)) != NULL)
-	{
-		CHECK_FOR_INTERRUPTS();
-		(void) hash_search(htab, entry, HASH_REMOVE, NULL);
-	}
-}
-
-/*
  * ordered_uuid_reset
  *		Clear the collector's statistics, the detailed profile and the
  *		history included (EXECUTE is revoked from PUBLIC).
@@ -446,11 +428,11 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 {
 	ou_collector_check_loaded();
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
-	ou_clear_table(ou_profile_htab);
-	ou_clear_table(ou_extend_htab);
-	ou_clear_table(ou_split_htab);
+	(void) ou_table_remove_if(ou_profile_htab, NULL, NULL);
+	(void) ou_table_remove_if(ou_extend_htab, NULL, NULL);
+	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
 	if (ou_detail_htab != NULL)
-		ou_clear_table(ou_detail_htab);
+		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
 	ou_shared->ticks = 0;
 	memset(&ou_shared->profile, 0, sizeof(OuTableCounters));
 	memset(&ou_shared->extend, 0, sizeof(OuTableCounters));

@@ -20,7 +20,15 @@
  * abort record those its transaction had created.  Their entries leave the
  * table (collector_info().split_pruned), so that churn does not fill it; a
  * table full of live indexes evicts its least recently used entry instead
- * (collector_evict.c).
+ * (collector_evict.c).  A database's drop record (DROP DATABASE, and ALTER
+ * DATABASE ... SET TABLESPACE for the tablespace it leaves) lists no
+ * relfilenodes, only the database and the tablespaces whose directories of
+ * it went: every entry of that database in those tablespaces is pruned.
+ *
+ * ordered_uuid.track_splits turned off closes the scan; turned back on, the
+ * counting starts afresh at the flush position: the entries counted before
+ * are emptied (the splits made meanwhile are not counted, so they would not
+ * be the splits since collector_info().wal_start), and wal_start moves there.
  *
  * IDENTIFICATION
  *	  src/collector_wal.c
@@ -31,6 +39,7 @@
 
 #include "access/rmgr.h"
 #include "access/xact.h"
+#include "commands/dbcommands_xlog.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -51,6 +60,13 @@ static OuRelFileLocator *ou_dead = NULL;
 static bool *ou_dead_local = NULL;
 static int	ou_ndead = 0;
 static int	ou_dead_cap = 0;
+
+/* the (database, tablespace) pairs whose directories the slice saw go */
+static OuRelFileLocator *ou_dead_dirs = NULL;
+static int	ou_ndead_dirs = 0;
+static int	ou_dead_dirs_cap = 0;
+
+static bool ou_in_dead_dir(const void *entry, const void *arg);
 
 /* a few records at least per slice, so a busy sampler still makes progress */
 #define OU_WAL_MIN_RECORDS 256
@@ -73,6 +89,8 @@ ou_splits_follow_stop(void)
 	ou_dead = NULL;
 	ou_dead_local = NULL;
 	ou_ndead = ou_dead_cap = 0;
+	ou_dead_dirs = NULL;
+	ou_ndead_dirs = ou_dead_dirs_cap = 0;
 	/* when turned on again, start afresh at the flush position */
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
 	ou_shared->wal_reached = InvalidXLogRecPtr;
@@ -162,6 +180,9 @@ ou_splits_flush(HTAB *local)
 			ou_dead_local[i])
 			ou_shared->split_pruned++;
 	ou_ndead = 0;
+	if (ou_ndead_dirs > 0)
+		ou_shared->split_pruned += ou_table_remove_if(ou_split_htab, ou_in_dead_dir, NULL);
+	ou_ndead_dirs = 0;
 	for (k = 0; k < n; k++)
 	{
 		bool		found;
@@ -189,6 +210,32 @@ ou_splits_flush(HTAB *local)
 	ou_scan_records_reported = ou_scan->records;
 	ou_scan_skipped_reported = ou_scan->bytes_skipped;
 	pfree(order);
+}
+
+/* allocate (ptr NULL) or grow an array of the WAL context */
+static void *
+ou_array_resize(void *ptr, Size size)
+{
+	return ptr == NULL ? MemoryContextAlloc(ou_wal_cxt, size) : repalloc(ptr, size);
+}
+
+/*
+ * ou_dead_add
+ *		Remember a relfilenode that died in the current slice, and whether
+ *		the slice had counts of it, for the flush to prune.
+ */
+static void
+ou_dead_add(const OuRelFileLocator *loc, bool had_local)
+{
+	if (ou_ndead == ou_dead_cap)
+	{
+		ou_dead_cap = Max(64, ou_dead_cap * 2);
+		ou_dead = ou_array_resize(ou_dead, sizeof(OuRelFileLocator) * ou_dead_cap);
+		ou_dead_local = ou_array_resize(ou_dead_local, sizeof(bool) * ou_dead_cap);
+	}
+	ou_dead[ou_ndead] = *loc;
+	ou_dead_local[ou_ndead] = had_local;
+	ou_ndead++;
 }
 
 /*
@@ -228,25 +275,75 @@ ou_splits_note_dead(HTAB *local, XLogReaderState *r)
 
 	for (i = 0; i < ndead; i++)
 	{
-		if (ou_ndead == ou_dead_cap)
-		{
-			ou_dead_cap = Max(64, ou_dead_cap * 2);
-			if (ou_dead == NULL)
-			{
-				ou_dead = MemoryContextAlloc(ou_wal_cxt, sizeof(OuRelFileLocator) * ou_dead_cap);
-				ou_dead_local = MemoryContextAlloc(ou_wal_cxt, sizeof(bool) * ou_dead_cap);
-			}
-			else
-			{
-				ou_dead = repalloc(ou_dead, sizeof(OuRelFileLocator) * ou_dead_cap);
-				ou_dead_local = repalloc(ou_dead_local, sizeof(bool) * ou_dead_cap);
-			}
-		}
-		ou_relfile_copy(&ou_dead[ou_ndead], &dead[i]);
-		ou_dead_local[ou_ndead] =
-			hash_search(local, &ou_dead[ou_ndead], HASH_REMOVE, NULL) != NULL;
-		ou_ndead++;
+		OuRelFileLocator loc;
+
+		ou_relfile_copy(&loc, &dead[i]);
+		ou_dead_add(&loc, hash_search(local, &loc, HASH_REMOVE, NULL) != NULL);
 	}
+}
+
+/*
+ * ou_in_dead_dir
+ *		Whether a split entry's relfilenode lies in a (database, tablespace)
+ *		directory that the current slice saw go (ou_table_remove_if's
+ *		predicate).
+ */
+static bool
+ou_in_dead_dir(const void *entry, const void *arg)
+{
+	const OuRelFileLocator *key = entry;	/* at the start of the entry */
+	int			i;
+
+	for (i = 0; i < ou_ndead_dirs; i++)
+		if (key->dbOid == ou_dead_dirs[i].dbOid && key->spcOid == ou_dead_dirs[i].spcOid)
+			return true;
+	return false;
+}
+
+/*
+ * ou_splits_note_dead_dirs
+ *		If the current record is a database's drop record (DROP DATABASE,
+ *		or ALTER DATABASE ... SET TABLESPACE for the tablespace it left),
+ *		remember its (database, tablespace) pairs for the flush and move
+ *		this slice's counts of files in them to the dead.
+ */
+static void
+ou_splits_note_dead_dirs(HTAB *local, XLogReaderState *r)
+{
+	xl_dbase_drop_rec *rec;
+	HASH_SEQ_STATUS seq;
+	OuSplitEntry *e;
+	int			i;
+
+	if (XLogRecGetRmid(r) != RM_DBASE_ID ||
+		(XLogRecGetInfo(r) & ~XLR_INFO_MASK) != XLOG_DBASE_DROP ||
+		XLogRecGetDataLen(r) < MinSizeOfDbaseDropRec)
+		return;
+	rec = (xl_dbase_drop_rec *) XLogRecGetData(r);
+	if (rec->ntablespaces < 0 ||
+		XLogRecGetDataLen(r) < MinSizeOfDbaseDropRec + sizeof(Oid) * rec->ntablespaces)
+		return;
+	for (i = 0; i < rec->ntablespaces; i++)
+	{
+		if (ou_ndead_dirs == ou_dead_dirs_cap)
+		{
+			ou_dead_dirs_cap = Max(8, ou_dead_dirs_cap * 2);
+			ou_dead_dirs = ou_array_resize(ou_dead_dirs, sizeof(OuRelFileLocator) * ou_dead_dirs_cap);
+		}
+		memset(&ou_dead_dirs[ou_ndead_dirs], 0, sizeof(OuRelFileLocator));
+		ou_dead_dirs[ou_ndead_dirs].dbOid = rec->db_id;
+		ou_dead_dirs[ou_ndead_dirs].spcOid = rec->tablespace_ids[i];
+		ou_ndead_dirs++;
+	}
+	hash_seq_init(&seq, local);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		if (ou_in_dead_dir(e, NULL))
+		{
+			OuRelFileLocator loc = e->key;
+
+			(void) hash_search(local, &loc, HASH_REMOVE, NULL);
+			ou_dead_add(&loc, true);
+		}
 }
 
 /*
@@ -266,13 +363,16 @@ ou_splits_follow(TimestampTz deadline)
 	if (ou_scan == NULL)
 	{
 		XLogRecPtr	start;
+		bool		afresh;
 
 		ou_wal_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid collector WAL",
 										   ALLOCSET_DEFAULT_SIZES);
 		LWLockAcquire(ou_shared->lock, LW_SHARED);
 		start = ou_shared->wal_reached;
 		LWLockRelease(ou_shared->lock);
-		if (start == InvalidXLogRecPtr || start > ou_wal_flush_lsn())
+		/* a worker restarted resumes; otherwise the counts start afresh */
+		afresh = start == InvalidXLogRecPtr;
+		if (afresh || start > ou_wal_flush_lsn())
 			start = ou_wal_flush_lsn();
 
 		oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
@@ -282,8 +382,16 @@ ou_splits_follow(TimestampTz deadline)
 		ou_scan_records_reported = 0;
 
 		LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
-		if (ou_shared->wal_start == InvalidXLogRecPtr)
+		if (afresh || ou_shared->wal_start == InvalidXLogRecPtr)
+		{
+			/*
+			 * Server start (the table is empty), or track_splits turned
+			 * back on: what was counted before is not the splits since
+			 * the new start, which misses those made while it was off.
+			 */
+			(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
 			ou_shared->wal_start = start;
+		}
 		ou_shared->wal_reached = start;
 		LWLockRelease(ou_shared->lock);
 	}
@@ -295,6 +403,7 @@ ou_splits_follow(TimestampTz deadline)
 	{
 		ou_splits_count(local, ou_scan->reader, (uint64) nrec);
 		ou_splits_note_dead(local, ou_scan->reader);
+		ou_splits_note_dead_dirs(local, ou_scan->reader);
 		if (++nrec >= OU_WAL_MIN_RECORDS && nrec % OU_WAL_CLOCK_EVERY == 0 &&
 			GetCurrentTimestamp() >= deadline)
 		{

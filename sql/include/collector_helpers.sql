@@ -1,6 +1,6 @@
 --
 -- Helpers of the collector's preloaded suites (sql/collector.sql,
--- collector_limits.sql and collector_detail.sql include this file):
+-- collector_limits.sql, collector_detail.sql and collector_churn.sql include this file):
 -- a connection string for dblink sessions as a given role, and waits that
 -- poll the collector's state (each gives up after ~30 s and says false).
 --
@@ -24,17 +24,25 @@ BEGIN
 	RETURN false;
 END $$;
 
--- until the worker has followed the WAL up to target
-CREATE FUNCTION pg_temp.wait_wal(target pg_lsn) RETURNS bool LANGUAGE plpgsql AS $$
+-- until the query cond (one boolean) says true
+CREATE FUNCTION pg_temp.wait_until(cond text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+	ok bool;
 BEGIN
 	FOR i IN 1..300 LOOP
-		IF (SELECT wal_reached FROM collector_info()) >= target THEN
+		EXECUTE cond INTO ok;
+		IF ok THEN
 			RETURN true;
 		END IF;
 		PERFORM pg_sleep(0.1);
 	END LOOP;
 	RETURN false;
 END $$;
+
+-- until the worker has followed the WAL up to target
+CREATE FUNCTION pg_temp.wait_wal(target pg_lsn) RETURNS bool LANGUAGE sql AS $$
+	SELECT pg_temp.wait_until(format('SELECT wal_reached >= %L::pg_lsn FROM collector_info()', target))
+$$;
 
 -- until the worker takes no round for 0.3 s (after a long sample_interval
 -- was set and loaded)
