@@ -328,8 +328,9 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 #endif
 
 /*
- * A physical replication slot of this backend, dropped when released or on
- * error (explain_writes holds the WAL of its statement with one).
+ * An ephemeral physical replication slot of this backend, dropped when
+ * released (diag_writes_slot.c holds the WAL of explain_writes' statement
+ * with one).
  */
 #if PG_VERSION_NUM >= 170000
 #define ou_create_ephemeral_slot(name) \
