@@ -121,6 +121,21 @@ SELECT count(*) AS keys,
 FROM alone;
 
 DROP TABLE alone;
+
+-- The edge belongs to one interval_length: this session makes a key of
+-- 1-second blocks, whose block is newer than every 1-hour block, and a lone
+-- session of the default interval is still at its edge: no fill keys.
+-- (Before 1.2.2 one edge served every interval: that session filled.)
+SELECT ou_test_striped_edge(0) IS NOT NULL AS edge_shared;
+SELECT (pg_temp.fields(uuid_striped_nextval(1))).version AS one_second_block_key;
+CREATE TABLE alone (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
+SELECT pg_temp.connect('a', :'conn');
+SELECT * FROM dblink('a', 'INSERT INTO alone (n) SELECT g FROM generate_series(1, 100000) AS g') AS t(r text);
+SELECT dblink_disconnect('a');
+SELECT count(*) AS keys,
+	   count(*) FILTER (WHERE (pg_temp.fields(id)).pass = 1) AS fill_keys
+FROM alone;
+DROP TABLE alone;
 DROP SEQUENCE s;
 DROP FUNCTION ou_test_uuid_burst(regprocedure, bigint, int[], uuid);
 DROP FUNCTION ou_test_striped_edge(bigint);

@@ -9,17 +9,29 @@
  *	 bits   0-47   block start: Unix time in milliseconds, a multiple of
  *				   interval_length seconds
  *	 bits  48-51   version 8
- *	 bits  52-63   stripe: the session's PGPROC number modulo 4096
+ *	 bits  52-63   stripe, low 12 bits: the process number modulo 4096
  *	 bits  64-65   variant 10
  *	 bits  66-103  slot (38 bits): 2 * (microseconds since the block start)
  *				   + pass (0 = front key, 1 = fill key)
- *	 bits 104-127  random (24 bits)
+ *	 bits 104-109  stripe, high 6 bits: the process number divided by 4096
+ *	 bits 110-127  random (18 bits)
  *
- * Stripes: sessions running at the same time have different PGPROC numbers,
- * so each appends inside its own key range of the current block and no two
- * of them insert into the same leaf page (except for the first few hundred
- * rows of a block, which all start at the right edge of the index).  Values
- * sort by block, i.e. by time at the grain of interval_length.
+ * Stripes: the stripe is the process's number (its PGPROC's), which no two
+ * processes running at the same time share.  It has 18 bits, as many as the
+ * largest process array PostgreSQL allows (MAX_BACKENDS, 2^18 - 1), so keys
+ * of processes running at the same time never share block, stripe, slot and
+ * pass, however large the server.  Its low 12 bits come right after the
+ * block: each process appends inside its own key range of the current
+ * block, and no two of them insert into the same leaf page (except for the
+ * first few hundred rows of a block, which all start at the right edge of
+ * the index).  Its high 6 bits come after the slot: they are 0 on a server
+ * with at most 4,096 process slots, where keys are laid out as in releases
+ * before 1.2.2 but for those 6 bits, which were random, so a process of an
+ * older release and one of this release on the same process number keep
+ * their keys apart as successive sessions do (below).  On a larger server,
+ * processes whose numbers are 4,096 apart share a key range, their keys
+ * interleaved by time and kept apart by those 6 bits.  Values sort by
+ * block, i.e. by time at the grain of interval_length.
  *
  * Slots: a leaf page that is full and is not the rightmost page of the index
  * is split 50:50 when the index has a single key column (nbtsplitloc.c uses
@@ -56,20 +68,20 @@
  * The edge: the session whose stripe is the highest of the newest block
  * inserts at the right edge of the index, where nbtree's split of the
  * rightmost page leaves the left page 90 % full: its pages end 90 % full
- * without fill keys, and without them
- * it keeps nbtree's cached rightmost leaf for every key, as
- * uuid_v7_nextval() does.  So at each point where a run of fill keys would
- * start, a session asks generators_edge.c whether its (block, stripe) is the
- * largest any session has made a key in, and if so passes its unfilled
- * front keys over instead.  A session publishes its (block, stripe) there at
- * its first key of each block too, so that a session with a lower stripe
- * learns at once that it is no longer at the edge.  Once another session has
- * made keys in a block with a higher stripe, those keys may lie to the right
- * of this session's in the same index, so the edge stays with that stripe
- * for the rest of the block, whether or not that session is still there.
+ * without fill keys, and without them it keeps nbtree's cached rightmost
+ * leaf for every key, as uuid_v7_nextval() does.  So at each point where a
+ * run of fill keys would start, a session asks generators_edge.c whether its
+ * (block, stripe) is the largest any session has made a key of the same
+ * interval_length in, and if so passes its unfilled front keys over
+ * instead.  A session publishes its (block, stripe) there at its first key
+ * of each block too, so that a session with a lower stripe learns at once
+ * that it is no longer at the edge.  Once another session has made keys in
+ * a block with a higher stripe, those keys may lie to the right of this
+ * session's in the same index, so the edge stays with that stripe for the
+ * rest of the block, whether or not that session is still there.
  *
  * Uniqueness: within a session, front keys have distinct clocks and each
- * front key gets at most one fill key; sessions at the same time have
+ * front key gets at most one fill key; processes at the same time have
  * different stripes.  A session that makes front keys faster than one a
  * microsecond runs ahead of the wall clock, and a later session on the same
  * PGPROC number would start its clock inside the earlier one's keys.  So a
@@ -79,11 +91,11 @@
  * OU_STRIPE_MAX_LEAD_US ahead makes its next front key no sooner than the
  * wall clock lets it stay within that lead.  So every clock of a later
  * session on the same PGPROC number is later than every clock of an earlier
- * one, on every version and with or without the library preloaded.  The 24
+ * one, on every version and with or without the library preloaded.  The 18
  * random bits are all that separate keys outside that guarantee: a session
  * that did not run its exit callbacks (a crash or an immediate shutdown)
- * followed within its lead by another on the same PGPROC number, a wall
- * clock stepping back, and more than 4096 processes at once.
+ * followed within its lead by another on the same PGPROC number, and a wall
+ * clock stepping back.
  *
  * The state is the session's own (tagged with its PID, as in random.c) and
  * shared by all the tables a session inserts into with this generator.
@@ -115,11 +127,12 @@ PG_FUNCTION_INFO_V1(uuid_striped_nextval);
 #define OU_STRIPE_RUN		32
 /* every OU_STRIPE_SKIP-th front key gets no fill key */
 #define OU_STRIPE_SKIP		12
-/* stripes: the low bits of the PGPROC number */
-#define OU_STRIPE_COUNT		4096
+/* stripes: the process number, 12 bits after the block and 6 after the slot */
+#define OU_STRIPE_BITS		18
+#define OU_STRIPE_LOW_BITS	12
 /* the largest interval_length: its microseconds fit in 37 bits */
 #define OU_STRIPE_MAX_INTERVAL	86400
-#define OU_STRIPE_RANDOM_BITS	24
+#define OU_STRIPE_RANDOM_BITS	18
 /* how far a session's clock may run ahead of the wall clock, at most */
 #define OU_STRIPE_MAX_LEAD_US	INT64CONST(1000000)
 
@@ -206,27 +219,27 @@ ou_stripe_front_clock(void)
 
 /*
  * ou_stripe_at_edge
- *		Publish the block start and stripe of this session's newest keys as a
- *		candidate for the right edge of the striped keys (generators_edge.c),
- *		and say whether they are the edge.
+ *		Publish the block and stripe of this session's newest keys as a
+ *		candidate for the right edge of the striped keys of their interval
+ *		(generators_edge.c), and say whether they are the edge.
  */
 static bool
-ou_stripe_at_edge(int64 t, int64 block_us, uint32 stripe)
+ou_stripe_at_edge(int64 t, int32 interval_length, uint32 stripe)
 {
-	uint64		block_ms = (uint64) ((t - t % block_us) / 1000);
-
-	return ou_edge_is_mine((block_ms << 12) | stripe);
+	return ou_edge_is_mine(interval_length, t / (interval_length * US_PER_SEC), stripe, t);
 }
 
 /*
  * ou_stripe_next_clock
  *		The clock of the next key: a new front key's (ou_stripe_front_clock),
  *		or, in a run of fill keys, that of the front key to fill.  *pass is
- *		set to 0 or 1 accordingly.  block_us and stripe are those of the key.
+ *		set to 0 or 1 accordingly.  interval_length and stripe are those of
+ *		the key.
  */
 static int64
-ou_stripe_next_clock(int64 block_us, uint32 stripe, int *pass)
+ou_stripe_next_clock(int32 interval_length, uint32 stripe, int *pass)
 {
+	int64		block_us = interval_length * US_PER_SEC;
 	int64		now;
 
 	if (ou_stripe.owner != MyProcPid)
@@ -247,7 +260,7 @@ ou_stripe_next_clock(int64 block_us, uint32 stripe, int *pass)
 		ou_stripe.filling = ou_stripe.fronts - ou_stripe.filled > OU_STRIPE_LAG;
 	else if (ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG + OU_STRIPE_RUN)
 	{
-		if (ou_stripe_at_edge(ou_stripe.last_us, block_us, stripe))
+		if (ou_stripe_at_edge(ou_stripe.last_us, interval_length, stripe))
 			ou_stripe.filled = ou_stripe.fronts;
 		else
 			ou_stripe.filling = true;
@@ -267,12 +280,32 @@ ou_stripe_next_clock(int64 block_us, uint32 stripe, int *pass)
 	now = ou_stripe_front_clock();
 	/* the first key of a new block: let the other sessions know at once */
 	if (now / block_us != ou_stripe.last_us / block_us)
-		(void) ou_stripe_at_edge(now, block_us, stripe);
+		(void) ou_stripe_at_edge(now, interval_length, stripe);
 	ou_stripe.last_us = now;
 	ou_stripe.ring[ou_stripe.fronts % lengthof(ou_stripe.ring)] = now;
 	ou_stripe.fronts++;
 	*pass = 0;
 	return now;
+}
+
+/*
+ * ou_stripe_of_process
+ *		This process's stripe: its process number, which must fit in the
+ *		stripe's bits (it always does: PostgreSQL's process array has at most
+ *		MAX_BACKENDS, 2^18 - 1, entries for the processes that run queries).
+ */
+static uint32
+ou_stripe_of_process(void)
+{
+	int			procno = OU_MY_PROC_NUMBER();
+
+	if (procno < 0 || procno >= (1 << OU_STRIPE_BITS))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("uuid_striped_nextval() cannot run in a process numbered %d", procno),
+				 errdetail("Striped keys are unique only for process numbers from 0 to %d.",
+						   (1 << OU_STRIPE_BITS) - 1)));
+	return (uint32) procno;
 }
 
 /*
@@ -297,18 +330,20 @@ uuid_striped_nextval(PG_FUNCTION_ARGS)
 	interval_length = ou_getarg_int32(fcinfo, 0, "interval_length", 1, OU_STRIPE_MAX_INTERVAL);
 
 	block_us = (int64) interval_length * US_PER_SEC;
-	stripe = (uint32) OU_MY_PROC_NUMBER() % OU_STRIPE_COUNT;
-	t = ou_stripe_next_clock(block_us, stripe, &pass);
+	stripe = ou_stripe_of_process();
+	t = ou_stripe_next_clock(interval_length, stripe, &pass);
 	start = t - t % block_us;
 	block_ms = (uint64) (start / 1000);
 
 	ou_random_bytes(rnd, sizeof(rnd));
-	low = ((uint64) (2 * (t - start) + pass) << OU_STRIPE_RANDOM_BITS) |
-		((uint64) rnd[0] << 16) | ((uint64) rnd[1] << 8) | rnd[2];
+	low = ((uint64) (2 * (t - start) + pass) << (OU_STRIPE_BITS - OU_STRIPE_LOW_BITS + OU_STRIPE_RANDOM_BITS)) |
+		((uint64) (stripe >> OU_STRIPE_LOW_BITS) << OU_STRIPE_RANDOM_BITS) |
+		((((uint64) rnd[0] << 16) | ((uint64) rnd[1] << 8) | rnd[2]) &
+		 ((UINT64CONST(1) << OU_STRIPE_RANDOM_BITS) - 1));
 
 	for (i = 0; i < 6; i++)
 		uuid->data[i] = (uint8) (block_ms >> (8 * (5 - i)));
-	uuid->data[6] = 0x80 | (uint8) (stripe >> 8);	/* version 8 */
+	uuid->data[6] = 0x80 | (uint8) ((stripe >> 8) & 0x0f);	/* version 8 */
 	uuid->data[7] = (uint8) stripe;
 	for (i = 0; i < 8; i++)
 		uuid->data[8 + i] = (uint8) (low >> (8 * (7 - i)));

@@ -13,8 +13,9 @@
  * exercises; the module carries its own copy of src/walscan.c.
  * ou_test_uuid_burst calls a generator millions of times in a C loop, so that
  * a session runs ahead of the wall clock as SQL hardly lets it.
- * ou_test_striped_edge moves the right edge of the striped keys, so that a
- * test decides which session is at it.
+ * ou_test_striped_edge moves the right edges of the striped keys, so that a
+ * test decides which session is at them; ou_test_proc_number says which
+ * process number (hence stripe) a process has.
  *
  * A test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
@@ -45,6 +46,7 @@
 #include "utils/uuid.h"
 
 #include "compat.h"
+#include "generators.h"
 #include "walscan.h"
 
 PG_MODULE_MAGIC;
@@ -212,29 +214,31 @@ ou_test_uuid_burst(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(ou_test_striped_edge);
 
-/* a new edge, as the extension's library makes it */
+/* new edges, as the extension's library makes them: all free */
 static void
 ou_test_edge_init(void *ptr)
 {
-	pg_atomic_init_u64((pg_atomic_uint64 *) ptr, 0);
+	for (int i = 0; i < OU_EDGE_SLOTS; i++)
+		pg_atomic_init_u64(&((OuEdges *) ptr)->slot[i], 0);
 }
 
 /*
  * ou_test_striped_edge(new bigint) RETURNS bigint
  *
- * Sets the right edge of the striped keys (src/generators_edge.c: the
- * largest (block start ms << 12) | stripe published) to new and returns the
- * old value; NULL, setting nothing, where the server has no shared edge
- * (PostgreSQL 14-16 without the library preloaded).  A test sets it to the
- * largest value so that no session is at the edge, or to 0 so that the next
- * session to make a key is.
+ * Sets every right edge of the striped keys (src/generators_edge.c: one
+ * word per interval_length, see generators.h) to new and returns the old
+ * value of the default interval's; NULL, setting nothing, where the server
+ * has no shared edges (PostgreSQL 14-16 without the library preloaded).  A
+ * test sets them to the largest value, which no interval's keys can reach,
+ * so that no session is at an edge, or to 0 so that the next session to
+ * make a key of an interval is at its edge.
  */
 Datum
 ou_test_striped_edge(PG_FUNCTION_ARGS)
 {
-	const char *name = "ordered_uuid striped edge";
 	const char *preload = GetConfigOption("shared_preload_libraries", false, false);
-	pg_atomic_uint64 *edge = NULL;
+	OuEdges    *edges = NULL;
+	uint64		old;
 	bool		found;
 
 	if (!superuser())
@@ -244,14 +248,31 @@ ou_test_striped_edge(PG_FUNCTION_ARGS)
 	if (preload != NULL && strstr(preload, "ordered_uuid") != NULL)
 	{
 		LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-		edge = ShmemInitStruct(name, sizeof(pg_atomic_uint64), &found);
+		edges = ShmemInitStruct(OU_EDGE_NAME, sizeof(OuEdges), &found);
 		LWLockRelease(AddinShmemInitLock);
 		if (!found)
-			elog(ERROR, "the preloaded library has no striped edge");
+			elog(ERROR, "the preloaded library has no striped edges");
 	}
 	else
-		edge = OU_NAMED_SHMEM(name, sizeof(pg_atomic_uint64), ou_test_edge_init);
-	if (edge == NULL)
+		edges = OU_NAMED_SHMEM(OU_EDGE_NAME, sizeof(OuEdges), ou_test_edge_init);
+	if (edges == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_INT64((int64) pg_atomic_exchange_u64(edge, (uint64) PG_GETARG_INT64(0)));
+	old = pg_atomic_exchange_u64(&edges->slot[0], (uint64) PG_GETARG_INT64(0));
+	for (int i = 1; i < OU_EDGE_SLOTS; i++)
+		pg_atomic_write_u64(&edges->slot[i], (uint64) PG_GETARG_INT64(0));
+	PG_RETURN_INT64((int64) old);
+}
+
+PG_FUNCTION_INFO_V1(ou_test_proc_number);
+
+/*
+ * ou_test_proc_number() RETURNS int
+ *
+ * The number of this process's PGPROC, from which uuid_striped_nextval
+ * takes its stripe: tests read it here, independently of the keys.
+ */
+Datum
+ou_test_proc_number(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(OU_MY_PROC_NUMBER());
 }
