@@ -15,9 +15,8 @@
 --   4,096 away from it;
 -- - 14 and 15 give a new connection the number the last one left, and a
 --   new background worker the highest free one: this session (the highest
---   client number) runs a parallel query whose first workers get the
---   highest background worker numbers, the first of which is this
---   session's plus 4,096.
+--   client number) runs a parallel query whose worker gets the highest free
+--   background worker number, this session's plus 4,096.
 -- Either way the test reads the process numbers themselves (the test
 -- module's ou_test_proc_number), independently of the keys, and says
 -- whether the placement worked.
@@ -79,26 +78,29 @@ BEGIN
 	RETURN true;
 END
 $$;
-SELECT pg_temp.keys_in_turn(:'conn') AS placed;
+SELECT pg_temp.keys_in_turn(:'conn') AS placed \gset
 \else
--- This session, the highest client number, leads a parallel query with
--- eight workers over 6,000,000 rows: the keys of the leader and of the
--- workers, made at the same moment.
+-- This session, the highest client number, leads a parallel query with one
+-- worker (the first, 4,096 above it) over 6,000,000 rows: both make a key
+-- for each row they read, at the same moment.
 CREATE UNLOGGED TABLE src AS SELECT g FROM generate_series(1, 6000000) AS g;
-ALTER TABLE src SET (parallel_workers = 8);
+ALTER TABLE src SET (parallel_workers = 1);
 ANALYZE src;
+SELECT ou_test_proc_number() AS me \gset
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
-SET max_parallel_workers_per_gather = 8;
-CREATE UNLOGGED TABLE k_all AS SELECT uuid_striped_nextval() AS u, ou_test_proc_number() AS p FROM src;
+SET max_parallel_workers_per_gather = 1;
+CREATE UNLOGGED TABLE made AS
+	SELECT uuid_striped_nextval() AS u, ou_test_proc_number() AS p
+	FROM src;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET max_parallel_workers_per_gather;
-SELECT EXISTS (SELECT FROM k_all WHERE p = ou_test_proc_number() + 4096) AS placed;
--- the leader and the worker 4,096 above it
-INSERT INTO k SELECT * FROM k_all WHERE p IN (ou_test_proc_number(), ou_test_proc_number() + 4096);
-DROP TABLE k_all, src;
+SELECT EXISTS (SELECT FROM made WHERE p = :me + 4096) AS placed \gset
+INSERT INTO k SELECT * FROM made;
+DROP TABLE made, src;
 \endif
+SELECT :'placed' AS placed;
 
 -- Two processes, 4,096 apart, each with half a million keys or more, made
 -- at the same time (the clocks of their lowest and highest keys overlap);
