@@ -48,7 +48,19 @@ ou_apt() {
 		ou_apt_updated=1
 	fi
 	ou_log "installing ${missing[*]}"
+	local up
+	up=$(ou_apt_upgrades "${missing[@]}" | paste -sd, - | sed 's/,/, /g')
+	[ -z "$up" ] || ou_log "  which upgrades installed packages: $up"
 	ou_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# ou_apt_upgrades PACKAGE...: the installed packages that installing these
+# would upgrade, as "name old -> new", one a line (apt-get -s, against the
+# package lists as they are now).
+ou_apt_upgrades() {
+	command -v apt-get >/dev/null || return 0
+	LC_ALL=C apt-get -s install --no-install-recommends "$@" 2>/dev/null |
+		sed -n 's/^Inst \([^ ]*\) \[\([^]]*\)\] (\([^ ]*\).*/\1 \2 -> \3/p'
 }
 
 # Libraries the relocatable PyPI builds link against, and the build tools.
@@ -152,15 +164,16 @@ ou_server_stop() {
 	ou_as_server_user "$("$pg_config" --bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
 }
 
-# ou_use_pg PG_CONFIG [PG_CFLAGS]: make that PostgreSQL's programs and
-# libraries the ones found first (PATH and LD_LIBRARY_PATH, exported), and
-# build the extension from scratch and install it into that PostgreSQL.
+# ou_use_pg PG_CONFIG [PG_CFLAGS [SOURCE_DIR]]: make that PostgreSQL's
+# programs and libraries the ones found first (PATH and LD_LIBRARY_PATH,
+# exported), and build the extension from scratch in SOURCE_DIR (default the
+# checkout) and install it into that PostgreSQL.
 ou_use_pg() {
-	local pg_config=$1 cflags=${2:-}
+	local pg_config=$1 cflags=${2:-} src=${3:-$OU_ROOT}
 	export PATH LD_LIBRARY_PATH
 	LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
 	PATH=$("$pg_config" --bindir):$PATH
-	(cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
+	(cd "$src" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
 		make -s PG_CONFIG="$pg_config" ${cflags:+PG_CFLAGS="$cflags"} >/dev/null &&
 		ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
 }
@@ -228,6 +241,15 @@ ou_stock_major() {
 	fi
 	[ -n "$m" ] || ou_die "cannot tell which PostgreSQL the distribution ships (set STOCK_MAJOR)"
 	echo "$m"
+}
+
+# ou_stock_lock LABEL: hold, until this process exits, the lock that the
+# scripts installing into the distribution's PostgreSQL take (test-stock.sh,
+# build-deb.sh): two of them at once would overwrite each other's files or
+# remove them under the other.  A second one waits for the first.
+ou_stock_lock() {
+	exec 9>"${TMPDIR:-/tmp}/ordered_uuid-stock.lock"
+	flock -n 9 || { ou_log "[$1] waiting for another test or package build on the distribution's PostgreSQL"; flock 9; }
 }
 
 # Run a command as the operating-system user postgres, who owns the

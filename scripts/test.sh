@@ -21,9 +21,10 @@ pgxn_meta=$OU_CACHE/cargo/bin/pgxn_meta
 
 # ---- what this run will install, and why --------------------------------------
 plan() {
-	local missing=() fetch=() items=() v
+	local missing=() fetch=() items=() apt=() upgrades v
 	mapfile -t missing < <(ou_apt_missing $OU_BASE_PACKAGES libtap-parser-sourcehandler-pgtap-perl)
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+	apt+=("${missing[@]}")
 	[ ${#missing[@]} = 0 ] ||
 		items+=("Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove")
 	if [ -z "${PG_CONFIG:-}" ]; then
@@ -41,6 +42,7 @@ plan() {
 	if [ -z "${OU_SKIP_STOCK:-}" ] && command -v apt-get >/dev/null; then
 		stock_major=$(ou_stock_major) || stock_major=unknown
 		mapfile -t missing < <(ou_apt_missing "postgresql-$stock_major" "postgresql-server-dev-$stock_major")
+		apt+=("${missing[@]}")
 		[ ${#missing[@]} = 0 ] ||
 			items+=("Debian packages ${missing[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
 	fi
@@ -53,6 +55,13 @@ plan() {
 	else
 		ou_log "make test installs what it lacks (downloads are kept in $OU_CACHE):"
 		for v in "${items[@]}"; do ou_log "  - $v"; done
+	fi
+	# what apt would upgrade on the way (postgresql-server-dev-NN needs the
+	# server's own point release: an older postgresql-NN is upgraded, and
+	# Debian's upgrade restarts its running clusters)
+	if [ ${#apt[@]} != 0 ]; then
+		upgrades=$(ou_apt_upgrades "${apt[@]}" | paste -sd, - | sed 's/,/, /g')
+		[ -z "$upgrades" ] || ou_log "Installing them upgrades these installed packages (apt-get -s, as the package lists stand now): $upgrades${stock_major:+ (OU_SKIP_STOCK=1 leaves the PostgreSQL of the distribution alone)}"
 	fi
 	command -v cargo >/dev/null || ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
 	ou_log "It installs ordered_uuid and pgTAP into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
