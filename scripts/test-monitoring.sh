@@ -14,6 +14,7 @@
 # builds and installs both first.
 #
 # promtool checks the rules (check rules, and the unit tests test rules) first.
+# Skipped, with a message, where there is no apt-get and nothing in the cache.
 # Every wait gives up after OU_MON_WAIT seconds (default 60); the exporter,
 # Prometheus and the server are stopped on every exit path.
 # OU_MONITORING_SAVE=FILE keeps the dashboard queries' results (JSON) for
@@ -26,6 +27,10 @@ pg_config=$(ou_pg_config_arg "${1:-}")
 work=${2:-$(mktemp -d /tmp/ou-monitoring.XXXXXX)}
 wait_s=${OU_MON_WAIT:-60}
 label=$("$pg_config" --version)
+if [ ! -x "$OU_CACHE/monitoring/usr/bin/prometheus" ] && ! command -v apt-get >/dev/null; then
+	ou_log "[$label] monitoring: skipped (no apt-get to fetch Debian's $OU_MONITORING_PACKAGES)"
+	exit 0
+fi
 if [ -z "${OU_MONITORING_BUILT:-}" ]; then
 	ou_use_pg "$pg_config" "-Wall -Werror"
 	make -s -C test/module PG_CONFIG="$pg_config" PG_CFLAGS="-Wall -Werror" >/dev/null
