@@ -167,6 +167,14 @@ wait_for "OrderedUuidCollectorRestarted to fire" firing || true
 sleep 4
 
 status=0
+# promtool's lint of the exporter's output: names, _total on counters, base units
+ou_log "[$label] monitoring: promtool check metrics, then the checks through Prometheus' API"
+get "http://127.0.0.1:$exporter_port/metrics" | grep -E '^(# (HELP|TYPE) )?ordered_uuid_' >"$work/metrics.txt"
+if "$bin/promtool" check metrics <"$work/metrics.txt" >"$work/lint.txt" 2>&1 && [ -s "$work/metrics.txt" ]; then
+	echo "ok - promtool check metrics: the exporter's ordered_uuid_* metrics pass the lint"
+else
+	echo "not ok - promtool check metrics"; cat "$work/lint.txt"; status=1
+fi
 python3 scripts/monitoring_check.py "$prom" "$start" ${OU_MONITORING_SAVE:+"$OU_MONITORING_SAVE"} || status=1
 if [ $status != 0 ]; then
 	echo "--- exporter log (tail)"; tail -n 20 "$work/exporter.log"
