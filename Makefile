@@ -38,6 +38,11 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 endif
 # Frozen install scripts of the releases and the upgrade scripts.
 DATA = $(wildcard extension/upgrade/$(EXTENSION)--*.sql)
+# The monitoring files (doc/monitoring.md): postgres_exporter's queries, the
+# Prometheus alert rules and the Grafana dashboard, installed by make install
+# into $(pg_config --docdir)/extension/.
+DOCS = monitoring/ordered_uuid_exporter_queries.yaml monitoring/ordered_uuid_rules.yml \
+	monitoring/ordered_uuid_dashboard.json
 
 # pg_regress suites (sql/NAME.sql, expected/NAME.out), named by concern like
 # the C files (src/) and the pgTAP tests (test/): generators*, diag_*,

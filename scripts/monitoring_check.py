@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""scripts/monitoring_check.py -- check the shipped monitoring files against a
+real Prometheus that scrapes a real postgres_exporter (scripts/test-monitoring.sh
+runs it once the workloads are done).
+
+    monitoring_check.py PROMETHEUS_URL START_UNIX_SECONDS [SAVE_JSON]
+
+Reads monitoring/ordered_uuid_exporter_queries.yaml, ordered_uuid_rules.yml and
+ordered_uuid_dashboard.json; runs psql (PGHOST, PGPORT, ... from the environment)
+for the views' own values.  Checks, each printed as "ok N - what" or
+"not ok N - what":
+
+  - the exporter read the queries file and every query ran (no load or scrape
+    error);
+  - every metric the queries file defines has series in Prometheus;
+  - every rule is loaded and healthy, every metric selector in an alert
+    returns series, each alert's expression with its comparisons made
+    always-true ("!= bool") returns series (except those that compare with
+    an earlier day, "offset"), and OrderedUuidCollectorRestarted fires (the
+    test killed the worker);
+  - every dashboard panel's query returns series over the test's time range;
+  - the scraped counters equal the views' values: a view read before a scrape
+    and again after it brackets the scraped value, and where the workload's
+    own rows did not move between the two reads, they are equal.
+
+SAVE_JSON: write the dashboard queries' query_range results there (for
+doc/monitoring.png, drawn by scripts/monitoring_plot.py).
+Exits non-zero when a check failed.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MON = os.path.join(ROOT, "monitoring")
+
+URL, START = sys.argv[1], float(sys.argv[2])
+SAVE = sys.argv[3] if len(sys.argv) > 3 else None
+
+n = failed = 0
+
+
+def report(what, ok, detail=""):
+    global n, failed
+    n += 1
+    if ok:
+        print(f"ok {n} - {what}")
+    else:
+        failed += 1
+        print(f"not ok {n} - {what}" + (f": {detail}" if detail else ""))
+
+
+def api(path, **params):
+    url = URL + path + ("?" + urllib.parse.urlencode(params) if params else "")
+    with urllib.request.urlopen(url, timeout=30) as r:
+        body = json.load(r)
+    if body.get("status") != "success":
+        raise RuntimeError(f"{path}: {body}")
+    return body["data"]
+
+
+def query(expr, at=None):
+    """Instant query: list of (labels, value)."""
+    params = {"query": expr}
+    if at is not None:
+        params["time"] = f"{at:.3f}"
+    try:
+        data = api("/api/v1/query", **params)
+    except Exception as e:  # a bad expression: HTTP 400 or status error
+        raise RuntimeError(f"{expr}: {e}")
+    if data["resultType"] == "scalar":
+        return [({}, float(data["result"][1]))]
+    return [(s["metric"], float(s["value"][1])) for s in data["result"]]
+
+
+def psql(sql):
+    out = subprocess.run(["psql", "-XAtq", "-v", "ON_ERROR_STOP=1", "-F", "\t", "-c", sql],
+                         check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines() if line]
+
+
+# ---- the queries file: keys, metric names, their usages --------------------------
+# postgres_exporter's format is YAML; the file is written so that these few
+# lines read it: "KEY:" at column 0, "    - column: {usage: USAGE, ...}" below.
+metrics = {}  # name -> usage
+key = None
+for line in open(os.path.join(MON, "ordered_uuid_exporter_queries.yaml")):
+    m = re.match(r"^([a-z_]+):\s*$", line)
+    if m:
+        key = m.group(1)
+        continue
+    m = re.match(r"^\s+- ([a-z_]+): \{usage: ([A-Z]+)", line)
+    if m and key and m.group(2) not in ("LABEL", "DISCARD"):
+        metrics[f"{key}_{m.group(1)}"] = m.group(2)
+report("the queries file defines metrics", len(metrics) >= 20, f"{len(metrics)} found")
+
+# ---- the exporter itself ------------------------------------------------------
+err = query("pg_exporter_user_queries_load_error")
+report("the exporter loaded the queries file",
+       len(err) > 0 and all(v == 0 for _, v in err), str(err))
+err = query("pg_exporter_last_scrape_error")
+report("the exporter's last scrape ran every query without error",
+       len(err) == 1 and err[0][1] == 0, str(err))
+
+# ---- every metric has series ---------------------------------------------------
+for name, usage in sorted(metrics.items()):
+    series = query(name)
+    ok = len(series) > 0
+    if ok and usage == "COUNTER":
+        ok = name.endswith("_total")
+    report(f"metric {name} ({usage.lower()}) has series", ok, f"{len(series)} series")
+
+# ---- the rules -----------------------------------------------------------------
+groups = api("/api/v1/rules")["groups"]
+rules = [r for g in groups for r in g["rules"]]
+report("Prometheus loaded the rules", len(rules) >= 7, f"{len(rules)} rules")
+selector = re.compile(r"\b(ordered_uuid_[a-z_]+)(\{[^}]*\})?")
+for r in rules:
+    name = r.get("name")
+    report(f"rule {name} is healthy", r.get("health") == "ok", r.get("lastError", ""))
+    expr = r["query"]
+    for sel in sorted({m.group(0) for m in selector.finditer(expr)}):
+        try:
+            found = query(sel)
+        except RuntimeError as e:
+            found, sel = [], f"{sel} ({e})"
+        report(f"rule {name}: {sel} has series", len(found) > 0)
+    if "offset" in expr:
+        continue
+    relaxed = re.sub(r"\s(>|<|==|>=|<=)\s", " != bool ", expr)
+    try:
+        found = query(relaxed)
+    except RuntimeError as e:
+        found = []
+        relaxed += f" ({e})"
+    report(f"rule {name}: its expression, comparisons made always-true, returns series",
+           len(found) > 0, relaxed)
+alerts = api("/api/v1/alerts")["alerts"]
+report("alert OrderedUuidCollectorRestarted fires after the worker was killed",
+       any(a["labels"]["alertname"] == "OrderedUuidCollectorRestarted" and a["state"] == "firing"
+           for a in alerts), str([a["labels"]["alertname"] for a in alerts]))
+
+# ---- the dashboard ---------------------------------------------------------------
+dash = json.load(open(os.path.join(MON, "ordered_uuid_dashboard.json")))
+end = time.time()
+saved = []
+variables = {"$__rate_interval": "20s", "$topn": "10", "$server": ".*"}
+for p in dash["panels"]:
+    for t in p.get("targets", []):
+        expr = t["expr"]
+        for k, v in variables.items():
+            expr = expr.replace(k, v)
+        try:
+            data = api("/api/v1/query_range", query=expr, start=f"{START:.3f}",
+                       end=f"{end:.3f}", step="2s")
+            result = data["result"]
+        except Exception as e:
+            result, expr = [], f"{expr} ({e})"
+        points = sum(len(s["values"]) for s in result)
+        report(f"panel '{p['title']}' {t['refId']}: returns series", points > 0, expr)
+        saved.append({"panel": p["title"], "refId": t["refId"], "legend": t.get("legendFormat", ""),
+                      "unit": p["fieldConfig"]["defaults"].get("unit", ""), "result": result})
+if SAVE:
+    with open(SAVE, "w") as f:
+        json.dump({"start": START, "end": end, "panels": saved}, f)
+
+# ---- scraped counters against the views -------------------------------------------
+# Read the views, wait for a scrape that began after that read, take what it
+# scraped, read the views again: the scraped value lies between the two
+# reads.  Keys are the labels the queries file makes, built here from the
+# views' own columns, for the rows this database names.
+VIEWS = {
+    "ordered_uuid_index_leaf_splits_total": (
+        "SELECT index::text, leaf_splits FROM index_split_stats WHERE index IS NOT NULL", "index"),
+    "ordered_uuid_index_upper_splits_total": (
+        "SELECT index::text, upper_splits FROM index_split_stats WHERE index IS NOT NULL", "index"),
+    "ordered_uuid_index_root_splits_total": (
+        "SELECT index::text, root_splits FROM index_split_stats WHERE index IS NOT NULL", "index"),
+    "ordered_uuid_extend_lock_waits_total": (
+        "SELECT relation::text, waits FROM extend_lock_stats WHERE relation IS NOT NULL", "relation"),
+    "ordered_uuid_extend_lock_samples_total": (
+        "SELECT relation::text, samples FROM extend_lock_stats WHERE relation IS NOT NULL", "relation"),
+    "ordered_uuid_extend_lock_wait_seconds_total": (
+        "SELECT relation::text, extract(epoch FROM est_wait_time) FROM extend_lock_stats"
+        " WHERE relation IS NOT NULL", "relation"),
+    "ordered_uuid_collector_rounds_total": ("SELECT '', rounds FROM collector_info()", None),
+    "ordered_uuid_collector_wal_records_total": ("SELECT '', wal_records FROM collector_info()", None),
+    "ordered_uuid_collector_wal_skipped_bytes_total": (
+        "SELECT '', wal_skipped_bytes FROM collector_info()", None),
+    "ordered_uuid_wait_samples_total": (
+        "SELECT backend_type || '/' || wait_event_type || '/' || wait_event, sum(samples)"
+        " FROM wait_profile GROUP BY 1", ("backend_type", "wait_event_type", "wait_event")),
+}
+# the workload's own rows: quiet once it is done, so the reads must agree
+QUIET = {("ordered_uuid_index_leaf_splits_total", "s1_pkey"),
+         ("ordered_uuid_extend_lock_waits_total", "s2"),
+         ("ordered_uuid_extend_lock_samples_total", "s2")}
+
+
+def read_views():
+    out = {}
+    for name, (sql, _) in VIEWS.items():
+        out[name] = {k: float(v) for k, v in psql(sql)}
+    return out
+
+
+def scraped(name, label, at):
+    vals = {}
+    expr = name if label is not None else name
+    if isinstance(label, tuple):
+        expr = f"sum by ({', '.join(label)}) ({name})"
+    for labels, v in query(expr, at):
+        if label is None:
+            k = ""
+        elif isinstance(label, tuple):
+            k = "/".join(labels.get(x, "") for x in label)
+        else:
+            k = labels.get(label, "")
+        vals[k] = v
+    return vals
+
+
+before_t = time.time()
+before = read_views()
+# a scrape that began after the first read: its sample's timestamp is later
+deadline = time.time() + 30
+at = None
+while time.time() < deadline:
+    ts = query("max(timestamp(ordered_uuid_collector_rounds_total))")
+    if ts and ts[0][1] > before_t + 0.001:
+        at = time.time()
+        break
+    time.sleep(0.5)
+report("Prometheus scraped again after the views were read", at is not None)
+if at is not None:
+    got = {name: scraped(name, label, at) for name, (_, label) in VIEWS.items()}
+    after = read_views()
+    for name in VIEWS:
+        b, g, a = before[name], got[name], after[name]
+        keys = set(b) & set(a)
+        bad = [f"{k}: {b[k]} <= {g.get(k)} <= {a[k]}" for k in sorted(keys)
+               if k not in g or not (b[k] - 1e-6 <= g[k] <= a[k] + 1e-6)]
+        report(f"{name}: scraped values lie between two reads of the view ({len(keys)} keys)",
+               len(keys) > 0 and not bad, "; ".join(bad[:5]))
+    for name, k in sorted(QUIET):
+        b, g, a = before[name].get(k), got[name].get(k), after[name].get(k)
+        report(f"{name}{{{k}}} scraped equals the view at a quiet moment ({g})",
+               b is not None and b > 0 and b == a == g, f"view {b}, scraped {g}, view again {a}")
+
+print(f"monitoring: {n - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# scripts/test-monitoring.sh [PG_CONFIG|MAJOR] [WORKDIR] -- the monitoring
+# files (monitoring/: the exporter's queries, the alert rules, the Grafana
+# dashboard) end to end with the real parts: PostgreSQL with the collector
+# preloaded, Debian's prometheus-postgres-exporter and prometheus (unpacked
+# into the cache, run directly with our own configuration and data directory
+# on 127.0.0.1 ports free at the time; no service of theirs), an S1 workload
+# (inserts of random keys into an indexed table: leaf splits) and an S2 one
+# (four sessions inserting into one table queue on its extension lock, held by
+# the test module meanwhile), then scripts/monitoring_check.py through
+# Prometheus' HTTP API.  Called by scripts/test-one.sh for the last version
+# (with OU_MONITORING_BUILT=1: the extension and the test module are
+# installed already); run alone it fetches PostgreSQL MAJOR (default 18) and
+# builds and installs both first.
+#
+# promtool checks the rules (check rules, and the unit tests test rules) first.
+# Skipped, with a message, where there is no apt-get and nothing in the cache.
+# Every wait gives up after OU_MON_WAIT seconds (default 60); the exporter,
+# Prometheus and the server are stopped on every exit path.
+# OU_MONITORING_SAVE=FILE keeps the dashboard queries' results (JSON) for
+# scripts/monitoring_plot.py.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$OU_ROOT"
+
+pg_config=$(ou_pg_config_arg "${1:-}")
+work=${2:-$(mktemp -d /tmp/ou-monitoring.XXXXXX)}
+wait_s=${OU_MON_WAIT:-60}
+label=$("$pg_config" --version)
+if [ ! -x "$OU_CACHE/monitoring/usr/bin/prometheus" ] && ! command -v apt-get >/dev/null; then
+	ou_log "[$label] monitoring: skipped (no apt-get to fetch Debian's $OU_MONITORING_PACKAGES)"
+	exit 0
+fi
+if [ -z "${OU_MONITORING_BUILT:-}" ]; then
+	ou_use_pg "$pg_config" "-Wall -Werror"
+	make -s -C test/module PG_CONFIG="$pg_config" PG_CFLAGS="-Wall -Werror" >/dev/null
+	ou_sudo make -s install-test-module PG_CONFIG="$pg_config" >/dev/null
+fi
+export PATH LD_LIBRARY_PATH
+PATH=$("$pg_config" --bindir):$PATH
+LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
+bin=$(ou_monitoring_tools)
+
+ou_log "[$label] monitoring: promtool check rules, test rules"
+"$bin/promtool" check rules monitoring/ordered_uuid_rules.yml >/dev/null
+(cd monitoring && "$bin/promtool" test rules ordered_uuid_rules_test.yml >/dev/null) ||
+	{ (cd monitoring && "$bin/promtool" test rules ordered_uuid_rules_test.yml) || true; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+chmod 755 "$work"
+exporter_pid= prometheus_pid=
+stop_all() {
+	local p
+	for p in $exporter_pid $prometheus_pid; do
+		kill "$p" 2>/dev/null && for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		kill -9 "$p" 2>/dev/null || true
+	done
+	ou_server_stop "$pg_config" "$work/pg"
+}
+trap stop_all EXIT
+
+# wait_for WHAT COMMAND...: run COMMAND every 0.5 s until it succeeds, at most wait_s
+wait_for() {
+	local what=$1 t0=$SECONDS
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $((SECONDS - t0)) -lt "$wait_s" ] || { ou_log "gave up waiting for $what after $wait_s s"; return 1; }
+		sleep 0.5
+	done
+}
+
+ou_log "[$label] monitoring: server with the collector, exporter, Prometheus"
+ou_server_start "$pg_config" "$work/pg" 5432 shared_preload_libraries=ordered_uuid \
+	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000
+psql -qX -v ON_ERROR_STOP=1 <<'SQL'
+CREATE EXTENSION ordered_uuid;
+-- the exporter's role: pg_monitor sees every database's rows and every
+-- process's wait event
+CREATE ROLE ou_exporter LOGIN IN ROLE pg_monitor;
+ALTER ROLE ou_exporter SET search_path = pg_catalog, public;
+CREATE SCHEMA mon_test;
+CREATE FUNCTION mon_test.extension_lock(rel regclass) RETURNS void
+	AS 'ordered_uuid_test', 'ou_extension_lock' LANGUAGE C STRICT;
+CREATE TABLE s1 (id uuid PRIMARY KEY, pad text);
+CREATE TABLE s2 (id int, pad text) WITH (autovacuum_enabled = off);
+SQL
+
+exporter_port=$(ou_free_tcp_port)
+DATA_SOURCE_NAME="postgresql://ou_exporter@/postgres?host=$work/pg&port=5432&sslmode=disable" \
+	"$bin/prometheus-postgres-exporter" --web.listen-address="127.0.0.1:$exporter_port" \
+	--extend.query-path="$OU_ROOT/monitoring/ordered_uuid_exporter_queries.yaml" \
+	--disable-default-metrics --disable-settings-metrics \
+	--no-collector.database --no-collector.bgwriter >"$work/exporter.log" 2>&1 &
+exporter_pid=$!
+
+prometheus_port=$(ou_free_tcp_port)
+cat >"$work/prometheus.yml" <<EOF
+global:
+  scrape_interval: 2s
+  scrape_timeout: 2s
+  evaluation_interval: 2s
+rule_files:
+  - $OU_ROOT/monitoring/ordered_uuid_rules.yml
+scrape_configs:
+  - job_name: postgres
+    static_configs:
+      - targets: ['127.0.0.1:$exporter_port']
+EOF
+"$bin/promtool" check config "$work/prometheus.yml" >/dev/null
+"$bin/prometheus" --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+	--web.listen-address="127.0.0.1:$prometheus_port" >"$work/prometheus.log" 2>&1 &
+prometheus_pid=$!
+prom=http://127.0.0.1:$prometheus_port
+# get URL: its body, failing unless 200 (python3: curl may be missing)
+get() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"; }
+up() { get "$prom/api/v1/query?query=ordered_uuid_collector_running" | grep -q '"value"'; }
+wait_for "Prometheus to be ready" get "$prom/-/ready" ||
+	{ tail -n 20 "$work/prometheus.log"; exit 1; }
+wait_for "the first scrape of the exporter" up ||
+	{ tail -n 20 "$work/exporter.log"; exit 1; }
+start=$(date +%s.%N)
+
+# S1: random keys into an indexed table, in batches a second apart
+ou_log "[$label] monitoring: S1 (random keys: leaf splits), S2 (four sessions queued on one extension lock)"
+for _ in $(seq 8); do
+	psql -qX -v ON_ERROR_STOP=1 -c \
+		"INSERT INTO s1 SELECT gen_random_uuid(), repeat('x', 100) FROM generate_series(1, 5000)"
+	sleep 1
+done
+
+# S2, twice: a session holds s2's extension lock (test module) for 3 s while
+# four sessions insert into s2, each of which must extend it
+for round in 1 2; do
+	psql -qX -v ON_ERROR_STOP=1 -c 'BEGIN' -c "SELECT mon_test.extension_lock('s2')" \
+		-c 'SELECT pg_sleep(3)' -c 'COMMIT' >/dev/null &
+	holder=$!
+	held() { [ "$(psql -XAtq -c "SELECT count(*) FROM pg_locks WHERE locktype = 'extend'
+		AND relation = 's2'::regclass AND granted")" = 1 ]; }
+	wait_for "the extension lock to be held" held
+	inserters=()
+	for i in 1 2 3 4; do
+		psql -qX -v ON_ERROR_STOP=1 -c \
+			"INSERT INTO s2 SELECT g, repeat('$i', 100) FROM generate_series(1, 5000) AS g" &
+		inserters+=($!)
+	done
+	wait "$holder"
+	for p in "${inserters[@]}"; do wait "$p"; done
+	sleep 2
+done
+
+# the worker restarts once killed: OrderedUuidCollectorRestarted fires
+old=$(psql -XAtq -c 'SELECT worker_pid FROM collector_info()')
+psql -XAtq -c "SELECT pg_terminate_backend($old)" >/dev/null
+restarted() {
+	local p
+	p=$(psql -XAtq -c 'SELECT worker_pid FROM collector_info()')
+	[ -n "$p" ] && [ "$p" != "$old" ]
+}
+wait_for "the collector worker to come back" restarted
+firing() {
+	get "$prom/api/v1/alerts" | python3 -c 'import json, sys
+sys.exit(not any(a["labels"]["alertname"] == "OrderedUuidCollectorRestarted" and a["state"] == "firing"
+                 for a in json.load(sys.stdin)["data"]["alerts"]))'
+}
+wait_for "OrderedUuidCollectorRestarted to fire" firing || true
+sleep 4
+
+status=0
+# promtool's lint of the exporter's output: names, _total on counters, base units
+ou_log "[$label] monitoring: promtool check metrics, then the checks through Prometheus' API"
+get "http://127.0.0.1:$exporter_port/metrics" | grep -E '^(# (HELP|TYPE) )?ordered_uuid_' >"$work/metrics.txt"
+if "$bin/promtool" check metrics <"$work/metrics.txt" >"$work/lint.txt" 2>&1 && [ -s "$work/metrics.txt" ]; then
+	echo "ok - promtool check metrics: the exporter's ordered_uuid_* metrics pass the lint"
+else
+	echo "not ok - promtool check metrics"; cat "$work/lint.txt"; status=1
+fi
+python3 scripts/monitoring_check.py "$prom" "$start" ${OU_MONITORING_SAVE:+"$OU_MONITORING_SAVE"} || status=1
+if [ $status != 0 ]; then
+	echo "--- exporter log (tail)"; tail -n 20 "$work/exporter.log"
+	echo "--- prometheus log (tail)"; tail -n 20 "$work/prometheus.log"
+fi
+exit $status
