@@ -73,16 +73,22 @@ def read(path):
     return meta, rows
 
 
-def markdown(rows):
-    """Print rows/s and WAL bytes/row per table size and generator as a markdown table."""
-    gens, sizes, cell = [], [], {}
+def s1_points(rows):
+    """{(step, generator): (first table_rows, rows/s spread, median WAL bytes/row)} of an S1 CSV;
+    a step's repeated runs (the column rep) make one point."""
+    runs = {}
     for r in rows:
-        g, step = r["generator"], int(r["step"])
-        if g not in gens:
-            gens.append(g)
-        if step not in sizes:
-            sizes.append(step)
-        cell[(step, g)] = r
+        runs.setdefault((int(r["step"]), r["generator"]), []).append(r)
+    return {k: (min(int(r["table_rows"]) for r in v),
+                spread([float(r["rows_per_sec"]) for r in v]),
+                spread([float(r["wal_bytes_per_row"]) for r in v])[0]) for k, v in runs.items()}
+
+
+def markdown(rows):
+    """Print rows/s (the median, with min–max when a step ran more than once) and WAL bytes/row
+    per table size and generator as a markdown table."""
+    gens, sizes = order(rows, "generator"), sorted({int(r["step"]) for r in rows})
+    cell = s1_points(rows)
     names = [STYLE.get(g, (None, None, g))[2] for g in gens]
     print("| rows in table | " + " | ".join(names) + " |")
     print("|---:|" + "---:|" * len(gens))
@@ -90,10 +96,13 @@ def markdown(rows):
         first = next(cell[(step, g)] for g in gens if (step, g) in cell)
         out = []
         for g in gens:
-            r = cell.get((step, g))
-            out.append("%.0f rows/s, %.0f B/row" % (float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
-                       if r else "")
-        print("| %.2fM | %s |" % (int(first["table_rows"]) / 1e6, " | ".join(out)))
+            p = cell.get((step, g))
+            if p is None:
+                out.append("")
+                continue
+            rate = "%.0f" % p[1][0] + (" (%.0f–%.0f)" % (p[1][1], p[1][2]) if p[1][3] > 1 else "")
+            out.append("%s rows/s, %.0f B/row" % (rate, p[2]))
+        print("| %.2fM | %s |" % (first[0] / 1e6, " | ".join(out)))
 
 
 def is_scaling(rows):
@@ -203,12 +212,15 @@ def main():
             gens.append(r["generator"])
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.2))
+    points = s1_points(rows)
     for g in gens:
-        pts = sorted((int(r["table_rows"]), float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
-                     for r in rows if r["generator"] == g)
+        pts = sorted(p for (step, gg), p in points.items() if gg == g)
         colour, marker, label = STYLE.get(g, (None, ".", g))
         x = [p[0] / 1e6 for p in pts]
-        ax1.plot(x, [p[1] for p in pts], marker=marker, color=colour, label=label)
+        runs = max(p[1][3] for p in pts)
+        err = [[p[1][0] - p[1][1] for p in pts], [p[1][2] - p[1][0] for p in pts]]
+        ax1.errorbar(x, [p[1][0] for p in pts], yerr=err if runs > 1 else None, marker=marker,
+                     color=colour, capsize=3, label=label + (" (median of %d, min–max)" % runs if runs > 1 else ""))
         ax2.plot(x, [p[2] for p in pts], marker=marker, color=colour, label=label)
 
     clients = rows[0]["clients"]
