@@ -211,6 +211,8 @@ SELECT pg_temp.err('SELECT bench_insert(keep => NULL)');
 SELECT pg_temp.err('SELECT bench_insert(repeats => 0)');
 SELECT pg_temp.err('SELECT bench_insert(repeats => 1001)');
 SELECT pg_temp.err('SELECT bench_insert(repeats => NULL)');
+-- at most 100,000 runs in one call, refused before anything runs
+SELECT pg_temp.err($$SELECT bench_insert(array_fill('bigint'::text, ARRAY[101]), 10, repeats => 1000)$$);
 SELECT pg_temp.err('SELECT bench_insert(generators => NULL)');
 SELECT pg_temp.err('SELECT bench_insert(generators => ''{}'')');
 SELECT pg_temp.err('SELECT bench_insert(generators => ARRAY[NULL])');

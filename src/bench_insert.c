@@ -170,6 +170,9 @@ ou_check_generator(const char *gen, const char *expr)
 				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
 }
 
+/* most runs (generators times repetitions) of one call */
+#define OU_MAX_RUNS				100000
+
 /* rows per prefill statement, and prefill statements per transaction */
 #define OU_PREFILL_BATCH		10000
 #define OU_PREFILL_PER_XACT		1
@@ -302,6 +305,13 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("generators must not be empty")));
 
+	if ((int64) a->ngens * a->repeats > OU_MAX_RUNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many runs for one bench_insert call"),
+				 errdetail("%d generators with %d repetitions make " INT64_FORMAT " runs; at most %d are allowed.",
+						   a->ngens, a->repeats, (int64) a->ngens * a->repeats, OU_MAX_RUNS)));
+
 	a->schema = ou_bench_new_schema(&a->run_id, &a->kept);
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
 	for (g = 0; g < a->ngens; g++)
@@ -374,11 +384,11 @@ ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *after, int 
 }
 
 /*
- * ou_median_of
+ * ou_spread_of
  *		The spread of the double at offset off of n runs' figures.
  */
 static OuSpread
-ou_median_of(OuInsertFigures *f, int n, size_t off)
+ou_spread_of(OuInsertFigures *f, int n, size_t off)
 {
 	double	   *v = palloc(sizeof(double) * n);
 	int			i;
@@ -389,7 +399,7 @@ ou_median_of(OuInsertFigures *f, int n, size_t off)
 }
 
 #define OU_MEDIAN(f, n, field) \
-	(ou_median_of((f), (n), offsetof(OuInsertFigures, field)).median)
+	(ou_spread_of((f), (n), offsetof(OuInsertFigures, field)).median)
 
 /*
  * ou_bench_insert_spread
@@ -400,8 +410,8 @@ ou_median_of(OuInsertFigures *f, int n, size_t off)
 static void
 ou_bench_insert_spread(OuInsertFigures *f, int n, Datum *values)
 {
-	OuSpread	secs = ou_median_of(f, n, offsetof(OuInsertFigures, seconds));
-	OuSpread	rate = ou_median_of(f, n, offsetof(OuInsertFigures, rows_per_sec));
+	OuSpread	secs = ou_spread_of(f, n, offsetof(OuInsertFigures, seconds));
+	OuSpread	rate = ou_spread_of(f, n, offsetof(OuInsertFigures, rows_per_sec));
 	Datum	   *rates = palloc(sizeof(Datum) * n);
 	Datum	   *orders = palloc(sizeof(Datum) * n);
 	int			i;
