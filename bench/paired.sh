@@ -90,6 +90,8 @@ run_steady() {
 			"$BENCH/memcap_bench_insert.sh" >"$OUT/$NAME-steady-$c.log" 2>&1 ||
 			{ tail -n 30 "$OUT/$NAME-steady-$c.log" >&2; ou_die "memcap_bench_insert.sh failed"; }
 		cat "$WORK/memcap-out/result.txt" | tee "$OUT/$NAME-steady-$c.txt"
+		# its run line (the bench_insert call, the server), then its runs
+		grep '^# run: ' "$WORK/memcap-out/runs.csv" >>"$CSV"
 		grep -v '^#' "$WORK/memcap-out/runs.csv" | { if grep -q '^case,' "$CSV"; then tail -n +2; else cat; fi; } >>"$CSV"
 	done
 }

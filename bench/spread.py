@@ -5,7 +5,7 @@
     bench/spread.py summary RUNS.csv KEYS VALUE
 
 RUNS.csv has one line per run (lines starting with '# ' are comments; the
-ones named 'run: ' are printed as the run line).  Its columns include
+ones named 'run: ', 'server: ' and 'machine: ' are printed first).  Its columns include
 'case' (what the runs share: the clients, the table), 'rep' (the
 repetition, from 1), 'generator' and the measured VALUE (default
 rows_per_sec).
@@ -74,6 +74,9 @@ def markdown(path, subject="striped", value="rows_per_sec"):
     meta, rows = read(path)
     for run in meta.get("run", []):
         print("Run: `%s`\n" % run)
+    for key in ("server", "machine"):
+        for line in meta.get(key, []):
+            print("%s: %s\n" % (key.capitalize(), line))
     for case in order(rows, "case"):
         cr = [r for r in rows if r["case"] == case]
         by = {}

@@ -22,7 +22,7 @@ DECLARE
 BEGIN
 	SELECT pg_catalog.string_agg(CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
 									  ELSE pg_catalog.quote_ident(r.rolname) END,
-								 ', ' ORDER BY r.rolname COLLATE "C"),
+								 ', ' ORDER BY r.rolname COLLATE pg_catalog."C"),
 		   pg_catalog.min(p.pronamespace::pg_catalog.regnamespace::pg_catalog.text)
 	  INTO grantees, schema
 	  FROM pg_catalog.pg_extension e
