@@ -63,3 +63,24 @@ ou_bench_pgbench() {
 	[ -n "$tx" ] && [ -n "$tps" ] || { cat "$log" >&2; ou_die "could not parse pgbench output"; }
 	echo "$tx $tps"
 }
+
+# ou_bench_insert_spread CASE ARGS CSV: one bench_insert(ARGS) call (with repeats => N its
+# repetitions interleaved); print its rows (the medians, the minimum and maximum of rows/s and the
+# runs) and append one line per run (case, rep, generator, rows_per_sec) to CSV, with the header
+# first when CSV has none, for bench/spread.py.
+ou_bench_insert_spread() {
+	local case=$1 args=$2 csv=$3 tmp
+	tmp=$(mktemp)
+	psql -qX -v ON_ERROR_STOP=1 -P pager=off \
+		-c "CREATE TEMP TABLE ou_result AS SELECT * FROM bench_insert($args)" \
+		-c "SELECT generator, rows, runs, round(rows_per_sec::numeric) AS rows_per_sec,
+		           round(rows_per_sec_min::numeric) AS min, round(rows_per_sec_max::numeric) AS max,
+		           round(seconds::numeric, 2) AS seconds, round(wal_bytes_per_row::numeric, 1) AS wal_bytes_per_row,
+		           round(fpi_per_row::numeric, 4) AS fpi_per_row, round(leaf_splits_per_1k::numeric, 2) AS leaf_splits_per_1k,
+		           pg_size_pretty(index_bytes) AS index, round(avg_leaf_density::numeric, 1) AS avg_leaf_density,
+		           top_wait_events
+		      FROM ou_result" \
+		-c "\\copy (SELECT '${case//\'/\'\'}' AS case, r.rep, o.generator, r.rows_per_sec FROM ou_result o, unnest(o.rows_per_sec_runs) WITH ORDINALITY r(rows_per_sec, rep) ORDER BY o.run_order[r.rep]) TO '$tmp' CSV HEADER"
+	if grep -q '^case,' "$csv" 2>/dev/null; then tail -n +2 "$tmp" >>"$csv"; else cat "$tmp" >>"$csv"; fi
+	rm -f "$tmp"
+}

@@ -6,17 +6,23 @@
 #
 # Environment (all optional):
 #   PG_MAJOR=18            PostgreSQL major version (a relocatable PyPI build, see scripts/lib.sh)
+#   PG_CONFIG=             an installed PostgreSQL instead
 #   CAP=384M               cgroup v1 memory.limit_in_bytes for the whole server
 #   ROWS=10000000          bench_insert(rows => ...)
 #   PREFILL=0              bench_insert(prefill => ...)
 #   CLIENTS=1              bench_insert(clients => ...)
+#   REPEATS=1              bench_insert(repeats => ...): each generator that many times, interleaved,
+#                          each time into a fresh (prefilled) table; medians with min-max
+#   ROWS_PER_XACT=1000     bench_insert(rows_per_xact => ...)
+#   CASE=                  what the lines of runs.csv call these runs (default: from the knobs)
 #   GENERATORS=            SQL text[] literal, e.g. "ARRAY['uuid_v7_nextval()','gen_random_uuid()']";
 #                          empty: bench_insert's defaults
 #   WAL_SETTINGS="max_wal_size=8GB checkpoint_timeout=30min"
 #                          checkpoint settings; WAL_SETTINGS=default leaves PostgreSQL's defaults
 #                          (max_wal_size=1GB, checkpoint_timeout=5min: checkpoints during the run)
 #   DIR=/tmp/memcap-$PG_MAJOR  server directory (data + socket); PORT=5690
-#   OUT=bench/out/memcap   where the result table and the memory samples go
+#   OUT=bench/out/memcap   where the result table (result.txt), one line per run (runs.csv, for
+#                          bench/spread.py) and the memory samples go
 #
 # Why: a random-key index only hurts once it no longer fits in the memory that caches it.  On a
 # machine with plenty of RAM the OS page cache keeps the whole index, so random keys never wait for
@@ -30,10 +36,13 @@
 # cgroup is removed and the server is stopped.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 cd "$OU_ROOT"
 
 major=${PG_MAJOR:-18} cap=${CAP:-384M} rows=${ROWS:-10000000} prefill=${PREFILL:-0} clients=${CLIENTS:-1}
 generators=${GENERATORS:-} dir=${DIR:-/tmp/memcap-$major} port=${PORT:-5690}
+repeats=${REPEATS:-1} rows_per_xact=${ROWS_PER_XACT:-1000}
 out=${OUT:-bench/out/memcap}
 wal_settings=${WAL_SETTINGS:-max_wal_size=8GB checkpoint_timeout=30min}
 [ "$wal_settings" = default ] && wal_settings=
@@ -42,7 +51,7 @@ cg=/sys/fs/cgroup/memory/ou_memcap
 [ -d /sys/fs/cgroup/memory ] || ou_die "no cgroup v1 memory controller at /sys/fs/cgroup/memory"
 mkdir -p "$out"
 
-pg_config=$(ou_fetch_pg "$major")
+pg_config=${PG_CONFIG:-$(ou_fetch_pg "$major")}
 ou_use_pg "$pg_config"
 
 sampler=
@@ -90,17 +99,13 @@ psql -AtX -c "SELECT version(), current_setting('shared_buffers'), current_setti
 ) >"$out/memory.log" 2>&1 &
 sampler=$!
 
-args="rows => $rows, prefill => $prefill, clients => $clients"
+args="rows => $rows, prefill => $prefill, clients => $clients, rows_per_xact => $rows_per_xact, repeats => $repeats"
 [ -n "$generators" ] && args="generators => $generators, $args"
+case=${CASE:-"cap $cap, prefill $prefill, $clients client(s)"}
 ou_log "bench_insert($args), cap $cap"
-psql -X -v ON_ERROR_STOP=1 -P pager=off -c "
-SELECT generator, rows, round(seconds::numeric, 1) AS seconds, round(rows_per_sec::numeric) AS rows_per_sec,
-       round(wal_bytes_per_row::numeric, 1) AS wal_bytes_per_row, round(fpi_per_row::numeric, 4) AS fpi_per_row,
-       round(leaf_splits_per_1k::numeric, 2) AS leaf_splits_per_1k, pg_size_pretty(index_bytes) AS index,
-       round(avg_leaf_density::numeric, 1) AS avg_leaf_density,
-       round(blks_dirtied_per_row::numeric, 4) AS dirtied_per_row,
-       round(blks_written_per_row::numeric, 4) AS written_per_row, top_wait_events
-  FROM bench_insert($args)" | tee "$out/result.txt"
+rm -f "$out/runs.csv"
+echo "# run: CAP=$cap ROWS=$rows PREFILL=$prefill CLIENTS=$clients REPEATS=$repeats bench/memcap_bench_insert.sh: bench_insert($args); $(head -c 200 "$out/version.txt")" >"$out/runs.csv"
+ou_bench_insert_spread "$case" "$args" "$out/runs.csv" | tee "$out/result.txt"
 {
 	echo "--- checkpoints: $(psql -AtX -c 'SELECT num_timed, num_requested FROM pg_stat_checkpointer' 2>/dev/null)"
 	echo "--- memory.stat at the end"

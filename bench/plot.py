@@ -6,7 +6,9 @@
 
 S1: two panels against table size, one line per generator: rows/s (pgbench
 tps, one row per transaction) and WAL bytes per inserted row.  Scaling: one
-panel per variant (memory, disk), tps against the number of clients.  Writes
+panel per variant (memory, disk), tps against the number of clients: with
+repeated runs of a point (the column rep) the median, with a bar from the
+slowest to the fastest run, and the runs in the legend.  Writes
 OUT_BASENAME.png and OUT_BASENAME.svg (default: next to the CSV).  The title
 carries the PostgreSQL version, the machine and the settings from the CSV's
 '# ' header lines.
@@ -22,6 +24,7 @@ import sys
 from plot_env import pyplot
 
 plt = pyplot("plot.py")
+from spread import spread  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
 # fixed colours/styles so that every chart reads the same way
@@ -52,16 +55,22 @@ def read(path):
     return meta, rows
 
 
-def markdown(rows):
-    """Print rows/s and WAL bytes/row per table size and generator as a markdown table."""
-    gens, sizes, cell = [], [], {}
+def s1_points(rows):
+    """{(step, generator): (first table_rows, rows/s spread, median WAL bytes/row)} of an S1 CSV;
+    a step's repeated runs (the column rep) make one point."""
+    runs = {}
     for r in rows:
-        g, step = r["generator"], int(r["step"])
-        if g not in gens:
-            gens.append(g)
-        if step not in sizes:
-            sizes.append(step)
-        cell[(step, g)] = r
+        runs.setdefault((int(r["step"]), r["generator"]), []).append(r)
+    return {k: (min(int(r["table_rows"]) for r in v),
+                spread([float(r["rows_per_sec"]) for r in v]),
+                spread([float(r["wal_bytes_per_row"]) for r in v])[0]) for k, v in runs.items()}
+
+
+def markdown(rows):
+    """Print rows/s (the median, with min–max when a step ran more than once) and WAL bytes/row
+    per table size and generator as a markdown table."""
+    gens, sizes = order(rows, "generator"), sorted({int(r["step"]) for r in rows})
+    cell = s1_points(rows)
     names = [STYLE.get(g, (None, None, g))[2] for g in gens]
     print("| rows in table | " + " | ".join(names) + " |")
     print("|---:|" + "---:|" * len(gens))
@@ -69,10 +78,13 @@ def markdown(rows):
         first = next(cell[(step, g)] for g in gens if (step, g) in cell)
         out = []
         for g in gens:
-            r = cell.get((step, g))
-            out.append("%.0f rows/s, %.0f B/row" % (float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
-                       if r else "")
-        print("| %.2fM | %s |" % (int(first["table_rows"]) / 1e6, " | ".join(out)))
+            p = cell.get((step, g))
+            if p is None:
+                out.append("")
+                continue
+            rate = "%.0f" % p[1][0] + (" (%.0f–%.0f)" % (p[1][1], p[1][2]) if p[1][3] > 1 else "")
+            out.append("%s rows/s, %.0f B/row" % (rate, p[2]))
+        print("| %.2fM | %s |" % (first[0] / 1e6, " | ".join(out)))
 
 
 def is_scaling(rows):
@@ -88,20 +100,35 @@ def order(rows, key):
     return seen
 
 
+def tps_spread(vr):
+    """{(generator, clients): (median, min, max, runs)} of the tps of a variant's runs."""
+    runs = {}
+    for r in vr:
+        runs.setdefault((r["generator"], int(r["clients"])), []).append(float(r["tps"]))
+    return {k: spread(v) for k, v in runs.items()}
+
+
 def markdown_scaling(rows):
-    """Print tps per generator and client count, with the ratio to gen_random_uuid(), per variant."""
+    """Print the median tps per generator and client count (with its minimum and maximum when a
+    point ran more than once), with the ratio of the medians to gen_random_uuid(), per variant."""
     for variant in order(rows, "variant"):
         vr = [r for r in rows if r["variant"] == variant]
         clients = sorted({int(r["clients"]) for r in vr})
-        tps = {(r["generator"], int(r["clients"])): float(r["tps"]) for r in vr}
-        print("\n%s:\n" % variant)
+        tps = tps_spread(vr)
+        runs = max(s[3] for s in tps.values())
+        print("\n%s (%s):\n" % (variant, "median of %d runs (min–max)" % runs if runs > 1 else "one run"))
         print("| key default | " + " | ".join("%d" % c for c in clients) + " | leaf density |")
         print("|---|" + "---:|" * (len(clients) + 1))
         for g in order(vr, "generator"):
             cells = []
             for c in clients:
                 t, base = tps.get((g, c)), tps.get(("random", c))
-                cells.append("" if t is None else "%.0f (%.2f)" % (t, t / base) if base else "%.0f" % t)
+                cell = "" if t is None else "%.0f" % t[0]
+                if t is not None and t[3] > 1:
+                    cell += " (%.0f–%.0f)" % (t[1], t[2])
+                if t is not None and base:
+                    cell += " %.2f×" % (t[0] / base[0])
+                cells.append(cell)
             dens = [r["avg_leaf_density"] for r in vr if r["generator"] == g and r["avg_leaf_density"]]
             print("| %s | %s | %s |" % (STYLE.get(g, (None, None, g))[2], " | ".join(cells),
                                           "%s %%" % dens[-1] if dens else ""))
@@ -112,10 +139,16 @@ def plot_scaling(meta, rows, out):
     fig, axes = plt.subplots(1, len(variants), figsize=(6.5 * len(variants), 5.2), squeeze=False)
     for ax, variant in zip(axes[0], variants):
         vr = [r for r in rows if r["variant"] == variant]
+        tps = tps_spread(vr)
         for g in order(vr, "generator"):
-            pts = sorted((int(r["clients"]), float(r["tps"])) for r in vr if r["generator"] == g)
+            pts = sorted((c, s) for (gg, c), s in tps.items() if gg == g)
             colour, marker, label = STYLE.get(g, (None, ".", g))
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=colour, label=label)
+            x = [p[0] for p in pts]
+            med = [p[1][0] for p in pts]
+            err = [[p[1][0] - p[1][1] for p in pts], [p[1][2] - p[1][0] for p in pts]]
+            runs = max(p[1][3] for p in pts)
+            ax.errorbar(x, med, yerr=err if runs > 1 else None, marker=marker, color=colour, capsize=3,
+                         label=label + (" (median of %d, min–max)" % runs if runs > 1 else ""))
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted({int(r["clients"]) for r in vr}))
         ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
@@ -161,12 +194,15 @@ def main():
             gens.append(r["generator"])
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.2))
+    points = s1_points(rows)
     for g in gens:
-        pts = sorted((int(r["table_rows"]), float(r["rows_per_sec"]), float(r["wal_bytes_per_row"]))
-                     for r in rows if r["generator"] == g)
+        pts = sorted(p for (step, gg), p in points.items() if gg == g)
         colour, marker, label = STYLE.get(g, (None, ".", g))
         x = [p[0] / 1e6 for p in pts]
-        ax1.plot(x, [p[1] for p in pts], marker=marker, color=colour, label=label)
+        runs = max(p[1][3] for p in pts)
+        err = [[p[1][0] - p[1][1] for p in pts], [p[1][2] - p[1][0] for p in pts]]
+        ax1.errorbar(x, [p[1][0] for p in pts], yerr=err if runs > 1 else None, marker=marker,
+                     color=colour, capsize=3, label=label + (" (median of %d, min–max)" % runs if runs > 1 else ""))
         ax2.plot(x, [p[2] for p in pts], marker=marker, color=colour, label=label)
 
     clients = rows[0]["clients"]

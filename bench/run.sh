@@ -12,8 +12,14 @@
 #   bench/run.sh s3     S3: single-row INSERTs spread over 128 unindexed tables,
 #                       logged and unlogged: rows/s, WAL bytes/row, wait profile.
 #
+# Every measurement runs REPEATS times (default 3), the repetitions interleaved:
+# repetition 1 of every generator (S1) or variant (S2, S3) in the order given,
+# repetition 2 in the reverse order, and so on; the CSV has one line per run
+# (its repetition in the column rep) and the chart the median with a bar from the
+# slowest to the fastest run.
+#
 # Knobs (environment): PG_VERSION (default 18) or PG_CONFIG (an installed
-# PostgreSQL), ROWS, STEPS, DURATION, CLIENTS, THREADS, GENERATORS, SHARED_BUFFERS,
+# PostgreSQL), ROWS, STEPS, DURATION, REPEATS, CLIENTS, THREADS, GENERATORS, SHARED_BUFFERS,
 # MAX_WAL_SIZE, CHECKPOINT_TIMEOUT, SYNCHRONOUS_COMMIT, S2_BATCH, S3_TABLES,
 # NAME (CSV name), OUT (directory, default bench/out, not in git), MACHINE_NOTE,
 # BENCH_WORK, KEEP_WORK, NO_PLOT.  See doc/pgbench.md.
@@ -36,6 +42,7 @@ case $MODE in s1 | s2 | s3) ;; *) ou_die "usage: bench/run.sh [s1|s2|s3]" ;; esa
 ROWS=${ROWS:-2000000}              # S1: final table size
 STEPS=${STEPS:-8}                  # S1: measured sizes are 0, ROWS/STEPS, ..., ROWS
 SECONDS_PER_RUN=${DURATION:-15}    # pgbench -T of every measurement (bash owns $SECONDS)
+REPEATS=${REPEATS:-3}              # runs of every measurement, interleaved
 CLIENTS=${CLIENTS:-8}
 THREADS=${THREADS:-2}
 GENERATORS=${GENERATORS:-"random time sequence v7 bigint"}
@@ -108,6 +115,19 @@ run_pgbench() {
 }
 
 wal_lsn() { q 'SELECT pg_current_wal_insert_lsn()'; }
+
+# in_order REP WORD...: the words in repetition REP's order: odd repetitions as given, even ones
+# reversed (as bench_insert(repeats => N) does)
+in_order() {
+	local r=$1 i
+	shift
+	local -a w=("$@")
+	if [ $((r % 2)) = 0 ]; then
+		for ((i = ${#w[@]} - 1; i >= 0; i--)); do printf '%s ' "${w[$i]}"; done
+	else
+		printf '%s ' "${w[@]}"
+	fi
+}
 wal_fpi() { q 'SELECT wal_fpi FROM pg_stat_wal'; }
 
 # Wait-event sampler for S2/S3: a background session that records, every 20 ms
@@ -165,15 +185,16 @@ s1() {
 		names+=("$name")
 		GEN_EXPR[$name]=$expr
 	done
-	write_header "rows=$ROWS steps=$STEPS seconds=$SECONDS_PER_RUN clients=$CLIENTS threads=$THREADS" \
+	write_header "rows=$ROWS steps=$STEPS seconds=$SECONDS_PER_RUN repeats=$REPEATS clients=$CLIENTS threads=$THREADS" \
 		"pgbench -M prepared, one single-row INSERT per transaction; CHECKPOINT before every measurement;" \
 		"growth between steps by INSERT ... SELECT FROM generate_series (not measured)"
-	echo "pg_version,generator,expression,step,table_rows,clients,seconds,transactions,rows_per_sec,wal_bytes_per_row,fpi_per_row,index_bytes,table_bytes" >>"$CSV"
+	echo "pg_version,generator,expression,step,table_rows,clients,seconds,transactions,rows_per_sec,wal_bytes_per_row,fpi_per_row,index_bytes,table_bytes,rep" >>"$CSV"
 
-	local step target cur lsn0 fpi0 res tx tps line t0
+	local step target cur lsn0 fpi0 res tx tps line t0 rep
 	for ((step = 0; step <= STEPS; step++)); do
 		target=$((ROWS * step / STEPS))
-		for name in "${names[@]}"; do
+		for rep in $(seq "$REPEATS"); do
+		for name in $(in_order "$rep" "${names[@]}"); do
 			t0=$(date +%s)
 			cur=$(q "SELECT count(*) FROM s1_$name")
 			if [ "$cur" -lt "$target" ]; then
@@ -186,15 +207,16 @@ s1() {
 			[ -f "$script" ] || script=$WORK/s1_$name.sql
 			res=$(run_pgbench "$script" -M prepared)
 			read -r tx tps <<<"$res"
-			line=$(q "SELECT format('%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s', '$major', '$name',
+			line=$(q "SELECT format('%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s', '$major', '$name',
 			                 replace('${GEN_EXPR[$name]//\'/\'\'}', '\"', '\"\"'), $step, $cur, $CLIENTS,
 			                 $SECONDS_PER_RUN, $tx, round($tps, 1),
 			                 round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn0') / greatest($tx, 1), 1),
 			                 round((wal_fpi - $fpi0)::numeric / greatest($tx, 1), 4),
-			                 pg_relation_size('s1_${name}_pkey'), pg_relation_size('s1_$name'))
+			                 pg_relation_size('s1_${name}_pkey'), pg_relation_size('s1_$name'), $rep)
 			          FROM pg_stat_wal")
 			echo "$line" >>"$CSV"
-			ou_log "S1 step $step/$STEPS $name: $cur rows, $tps tps ($(($(date +%s) - t0)) s)"
+			ou_log "S1 step $step/$STEPS repetition $rep $name: $cur rows, $tps tps ($(($(date +%s) - t0)) s)"
+		done
 		done
 	done
 	[ -n "${NO_PLOT:-}" ] || "$BENCH/plot.py" "$CSV" || ou_log "plot failed (the CSV is in $CSV)"
@@ -213,13 +235,14 @@ s2() {
 	write_header "clients=$CLIENTS threads=$THREADS seconds=$SECONDS_PER_RUN batch_rows=$S2_BATCH" \
 		"unindexed table of 455-byte rows (as in S2's published case, doc/scenarios.md); copy = COPY FROM a server-side file, insert = INSERT ... SELECT;" \
 		"waits sampled every 20 ms from pg_stat_activity"
-	echo "pg_version,variant,clients,seconds,batch_rows,transactions,rows_per_sec,mb_per_sec,bytes_per_row,wal_bytes_per_row,extend_wait_pct,top_waits" >>"$CSV"
-	local v lsn0 res tx tps waits ext top line
-	for v in copy insert; do
+	echo "pg_version,variant,clients,seconds,batch_rows,transactions,rows_per_sec,mb_per_sec,bytes_per_row,wal_bytes_per_row,extend_wait_pct,top_waits,rep" >>"$CSV"
+	local v lsn0 res tx tps waits ext top line rep
+	for rep in $(seq "$REPEATS"); do
+	for v in $(in_order "$rep" copy insert); do
 		q 'TRUNCATE s2'
 		q 'CHECKPOINT'
 		lsn0=$(wal_lsn)
-		sampler_start "s2-$v"
+		sampler_start "s2-$v-$rep"
 		if [ $v = copy ]; then
 			res=$(run_pgbench "$BENCH/s2_copy.sql" -M simple -D "file='$file'")
 		else
@@ -227,16 +250,17 @@ s2() {
 		fi
 		read -r tx tps <<<"$res"
 		sampler_wait
-		waits=$(sampler_report "s2-$v")
+		waits=$(sampler_report "s2-$v-$rep")
 		ext=${waits%% *} top=${waits#* }
-		line=$(q "SELECT format('%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,\"%s\"', '$major', '$v', $CLIENTS, $SECONDS_PER_RUN,
+		line=$(q "SELECT format('%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,\"%s\",%s', '$major', '$v', $CLIENTS, $SECONDS_PER_RUN,
 		                 $S2_BATCH, $tx, round($tps * $S2_BATCH),
 		                 round(pg_relation_size('s2') / 1e6 / ($tx / $tps), 1),
 		                 round(pg_relation_size('s2')::numeric / greatest($tx * $S2_BATCH, 1)),
 		                 round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn0') / greatest($tx * $S2_BATCH, 1), 1),
-		                 '$ext', '$top')")
+		                 '$ext', '$top', $rep)")
 		echo "$line" >>"$CSV"
 		ou_log "S2 $v: $line"
+	done
 	done
 }
 
@@ -255,25 +279,31 @@ s3() {
 	write_header "tables=$S3_TABLES clients=$CLIENTS threads=$THREADS seconds=$SECONDS_PER_RUN" \
 		"pgbench -M prepared; one single-row INSERT per transaction into a random one of the tables (as in S3's published case, doc/scenarios.md);" \
 		"waits sampled every 20 ms from pg_stat_activity"
-	echo "pg_version,variant,tables,clients,seconds,transactions,rows_per_sec,wal_bytes_per_row,top_waits" >>"$CSV"
-	local v prefix lsn0 res tx tps waits line
-	for v in logged unlogged; do
+	echo "pg_version,variant,tables,clients,seconds,transactions,rows_per_sec,wal_bytes_per_row,top_waits,rep" >>"$CSV"
+	local v prefix lsn0 res tx tps waits line rep
+	for rep in $(seq "$REPEATS"); do
+	for v in $(in_order "$rep" logged unlogged); do
 		prefix=s3_${v:0:1}
 		q 'CHECKPOINT'
 		lsn0=$(wal_lsn)
-		sampler_start "s3-$v"
+		sampler_start "s3-$v-$rep"
 		res=$(run_pgbench "$BENCH/s3_insert.sql" -M prepared -D ntables="$S3_TABLES" -D prefix="$prefix")
 		read -r tx tps <<<"$res"
 		sampler_wait
-		waits=$(sampler_report "s3-$v")
-		line=$(q "SELECT format('%s,%s,%s,%s,%s,%s,%s,%s,\"%s\"', '$major', '$v', $S3_TABLES, $CLIENTS, $SECONDS_PER_RUN,
+		waits=$(sampler_report "s3-$v-$rep")
+		line=$(q "SELECT format('%s,%s,%s,%s,%s,%s,%s,%s,\"%s\",%s', '$major', '$v', $S3_TABLES, $CLIENTS, $SECONDS_PER_RUN,
 		                 $tx, round($tps), round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn0') / greatest($tx, 1), 1),
-		                 '${waits#* }')")
+		                 '${waits#* }', $rep)")
 		echo "$line" >>"$CSV"
 		ou_log "S3 $v: $line"
+	done
 	done
 }
 
 mkdir -p "$OUT"
 "$MODE"
-ou_log "wrote $CSV"
+case $MODE in
+s1) "$BENCH/spread.py" summary "$CSV" generator,step rows_per_sec >"$OUT/$NAME-summary.csv" ;;
+*) "$BENCH/spread.py" summary "$CSV" variant rows_per_sec >"$OUT/$NAME-summary.csv" ;;
+esac
+ou_log "wrote $CSV and $OUT/$NAME-summary.csv (median, min, max and runs)"

@@ -15,8 +15,14 @@
 # One point = pgbench -n -M prepared -c N -j min(N, cores) -T DURATION running the single-row
 # `INSERT INTO t (payload) VALUES (1)`, the key coming from the column default.  fsync and
 # synchronous_commit are off (commit flushes would otherwise hide the index), autovacuum is off.
-# Output: OUT/NAME.csv (+ NAME.png/.svg, a chart of tps against clients drawn by bench/plot.py) and
-# OUT/NAME-inside.csv.  Built to be run as is on a 16-core machine; on fewer cores pass fewer clients.
+# Every point runs REPEATS times, the repetitions interleaved: at each client count, repetition 1
+# of every generator in the order given, repetition 2 in the reverse order, and so on, so that load
+# from elsewhere on the machine hits all of them alike.
+# Output: OUT/NAME.csv (one line per run, its repetition in the column rep), OUT/NAME-summary.csv
+# (per variant, generator and client count: the median tps with its minimum, maximum and runs),
+# NAME.png/.svg (the medians against clients, the bars spanning minimum to maximum, drawn by
+# bench/plot.py) and OUT/NAME-inside.csv (bench_insert(repeats => REPEATS): medians, minimum,
+# maximum and runs).  Built to be run as is on a 16-core machine; on fewer cores pass fewer clients.
 #
 # Knobs (environment):
 #   PG_VERSION (18) or PG_CONFIG    PostgreSQL to fetch (14-18) or an installed one
@@ -24,7 +30,8 @@
 #                                   session is at the right edge only if no session with a higher
 #                                   PGPROC number made striped keys before it in the same hour)
 #   INSIDE_CLIENTS (= CLIENTS)      bench_insert clients (each one a background worker)
-#   DURATION (10)                   seconds per point
+#   DURATION (10)                   seconds per run
+#   REPEATS (3)                     runs of each point, interleaved
 #   GENERATORS                      names from the table below, or name=expression
 #                                   (default: all of them; uuidv7 only on PostgreSQL 18).  noindex
 #                                   is the ceiling: the striped key's table without its primary key
@@ -48,6 +55,7 @@ case $MODE in memory | disk | inside | all) ;; *) ou_die "usage: bench/scaling.s
 CLIENTS=${CLIENTS:-"1 2 4 8 16 32 48 64"}
 INSIDE_CLIENTS=${INSIDE_CLIENTS:-$CLIENTS}
 DURATION=${DURATION:-10}
+REPEATS=${REPEATS:-3}
 PREFILL=${PREFILL:-10000000}
 INSIDE_ROWS=${INSIDE_ROWS:-1000000}
 SHARED_BUFFERS_DISK=${SHARED_BUFFERS_DISK:-128MB}
@@ -81,7 +89,7 @@ declare -A INSIDE_EXPR=(
 
 # ---- PostgreSQL, extension, server ------------------------------------------------
 ou_bench_pg
-GENERATORS=${GENERATORS:-"random v7 $([ "$major" -ge 18 ] && echo uuidv7) time sequence sequence_cache bigint striped noindex"}
+GENERATORS=${GENERATORS:-"random v7 $([ "$major" -lt 18 ] || echo uuidv7) time sequence sequence_cache bigint striped noindex"}
 NAME=${NAME:-scaling-pg$major}
 OUT=${OUT:-$BENCH/out}
 mkdir -p "$OUT"
@@ -133,9 +141,9 @@ make_table() {
 	fi
 }
 
-# point VARIANT GEN TABLE CLIENTS: one pgbench run; appends a CSV line
+# point VARIANT GEN TABLE CLIENTS REP: one pgbench run; appends a CSV line
 point() {
-	local variant=$1 gen=$2 t=$3 c=$4 j lsn0 fpi0 res tx tps dens ixsize
+	local variant=$1 gen=$2 t=$3 c=$4 rep=$5 j lsn0 fpi0 res tx tps dens ixsize
 	j=$((c < NCPU ? c : NCPU))
 	echo "INSERT INTO $t (payload) VALUES (1);" >"$WORK/insert.sql"
 	q 'CHECKPOINT'
@@ -146,41 +154,56 @@ point() {
 	dens= ixsize=0
 	if [ "$gen" != noindex ]; then
 		ixsize="pg_relation_size('${t}_pkey')"
-		if [ "$variant" = memory ] || [ "$c" = "${CLIENTS##* }" ]; then
+		if [ "$variant" = memory ] || { [ "$c" = "${CLIENTS##* }" ] && [ "$rep" = "$REPEATS" ]; }; then
 			dens=$(q "SELECT round(avg_leaf_density::numeric, 1) FROM index_shape('${t}_pkey')")
 		fi
 	fi
-	q "SELECT format('%s,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s', $major, '$variant', '$gen',
+	q "SELECT format('%s,%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s', $major, '$variant', '$gen',
 	          replace('${GEN_EXPR[$gen]//\'/\'\'}', '\"', '\"\"'), $c, $j, $DURATION, $tx, round($tps, 1),
 	          round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn0') / greatest($tx, 1), 1),
 	          round((wal_fpi - $fpi0)::numeric / greatest($tx, 1), 4),
-	          (SELECT count(*) FROM $t), $ixsize, '$dens')
+	          (SELECT count(*) FROM $t), $ixsize, '$dens', $rep)
 	     FROM pg_stat_wal" >>"$CSV"
-	ou_log "$variant $gen, $c clients: $tps tps"
+	ou_log "$variant $gen, $c clients, repetition $rep: $tps tps"
 }
 
 CSV=$OUT/$NAME.csv
 csv_start() {
 	header "$CSV" "$1"
-	echo "pg_version,variant,generator,expression,clients,threads,seconds,transactions,tps,wal_bytes_per_row,fpi_per_row,table_rows,index_bytes,avg_leaf_density" >>"$CSV"
+	echo "pg_version,variant,generator,expression,clients,threads,seconds,transactions,tps,wal_bytes_per_row,fpi_per_row,table_rows,index_bytes,avg_leaf_density,rep" >>"$CSV"
 }
 
-# Each client count runs every generator in turn, so that load from elsewhere on the machine hits
-# all of them alike.
+# in_order REP: the generators in repetition REP's order: odd repetitions as given, even ones
+# reversed (as bench_insert(repeats => N) does)
+in_order() {
+	local -a g
+	read -r -a g <<<"$GENERATORS"
+	if [ $(($1 % 2)) = 0 ]; then
+		local i
+		for ((i = ${#g[@]} - 1; i >= 0; i--)); do printf '%s ' "${g[$i]}"; done
+	else
+		printf '%s ' "${g[@]}"
+	fi
+}
+
+# Each client count runs every generator in turn, REPEATS times (in_order), so that load from
+# elsewhere on the machine hits all of them alike.
 run_memory() {
-	local g c
+	local g c rep
 	server memory
 	for c in $CLIENTS; do
-		for g in $GENERATORS; do
-			make_table sc_t "$g"
-			point memory "$g" sc_t "$c"
+		for rep in $(seq "$REPEATS"); do
+			for g in $(in_order "$rep"); do
+				make_table sc_t "$g"
+				point memory "$g" sc_t "$c" "$rep"
+			done
 		done
 	done
 	q 'DROP TABLE IF EXISTS sc_t'
 }
 
 run_disk() {
-	local g c
+	local g c rep
 	server disk
 	for g in $GENERATORS; do
 		make_table "sc_disk_$g" "$g"
@@ -188,7 +211,9 @@ run_disk() {
 		q "INSERT INTO sc_disk_$g (payload) SELECT 1 FROM generate_series(1, $PREFILL)"
 	done
 	for c in $CLIENTS; do
-		for g in $GENERATORS; do point disk "$g" "sc_disk_$g" "$c"; done
+		for rep in $(seq "$REPEATS"); do
+			for g in $(in_order "$rep"); do point disk "$g" "sc_disk_$g" "$c" "$rep"; done
+		done
 	done
 	for g in $GENERATORS; do q "DROP TABLE sc_disk_$g"; done
 }
@@ -201,14 +226,16 @@ run_inside() {
 		list="$list${sep}'${INSIDE_EXPR[$g]//\'/\'\'}'"
 		sep=", "
 	done
-	header "$csv" "bench_insert(generators => ARRAY[$list], rows => $INSIDE_ROWS, clients => N, rows_per_xact => 1); shared_buffers=$SHARED_BUFFERS_MEMORY fsync=off synchronous_commit=off"
-	echo "pg_version,clients,generator,rows,seconds,rows_per_sec,wal_bytes_per_row,fpi_per_row,avg_leaf_density,top_wait_events" >>"$csv"
+	header "$csv" "bench_insert(generators => ARRAY[$list], rows => $INSIDE_ROWS, clients => N, rows_per_xact => 1, repeats => $REPEATS); shared_buffers=$SHARED_BUFFERS_MEMORY fsync=off synchronous_commit=off"
+	echo "pg_version,clients,generator,rows,seconds,rows_per_sec,wal_bytes_per_row,fpi_per_row,avg_leaf_density,top_wait_events,runs,rows_per_sec_min,rows_per_sec_max" >>"$csv"
 	for c in $INSIDE_CLIENTS; do
-		ou_log "inside: bench_insert, $c clients"
-		q "SELECT format('%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,\"%s\"', $major, $c, generator, rows, round(seconds::numeric, 2),
+		ou_log "inside: bench_insert, $c clients, $REPEATS repetitions"
+		q "SELECT format('%s,%s,\"%s\",%s,%s,%s,%s,%s,%s,\"%s\",%s,%s,%s', $major, $c, generator, rows, round(seconds::numeric, 2),
 		          round(rows_per_sec::numeric), round(wal_bytes_per_row::numeric, 1), round(fpi_per_row::numeric, 4),
-		          round(avg_leaf_density::numeric, 1), top_wait_events)
-		     FROM bench_insert(generators => ARRAY[$list], rows => $INSIDE_ROWS, clients => $c, rows_per_xact => 1)" >>"$csv"
+		          round(avg_leaf_density::numeric, 1), top_wait_events, runs, round(rows_per_sec_min::numeric),
+		          round(rows_per_sec_max::numeric))
+		     FROM bench_insert(generators => ARRAY[$list], rows => $INSIDE_ROWS, clients => $c, rows_per_xact => 1,
+		                       repeats => $REPEATS)" >>"$csv"
 	done
 	ou_log "wrote $csv"
 }
@@ -225,7 +252,7 @@ done
 server memory
 q 'CREATE SEQUENCE IF NOT EXISTS sc_seq'
 q 'CREATE SEQUENCE IF NOT EXISTS sc_seq_cache CACHE 64'
-settings="fsync=off synchronous_commit=off autovacuum=off; memory: shared_buffers=$SHARED_BUFFERS_MEMORY, a fresh table per point, no checkpoint; disk: shared_buffers=$SHARED_BUFFERS_DISK, prefill=$PREFILL rows, checkpoint_timeout=$CHECKPOINT_TIMEOUT_DISK max_wal_size=$MAX_WAL_SIZE_DISK"
+settings="$REPEATS interleaved runs per point; fsync=off synchronous_commit=off autovacuum=off; memory: shared_buffers=$SHARED_BUFFERS_MEMORY, a fresh table per point, no checkpoint; disk: shared_buffers=$SHARED_BUFFERS_DISK, prefill=$PREFILL rows, checkpoint_timeout=$CHECKPOINT_TIMEOUT_DISK max_wal_size=$MAX_WAL_SIZE_DISK"
 case $MODE in
 memory | disk)
 	csv_start "pgbench -M prepared, INSERT INTO t (payload) VALUES (1), $DURATION s per point; $settings"
@@ -240,6 +267,7 @@ all)
 	;;
 esac
 if [ "$MODE" != inside ]; then
-	ou_log "wrote $CSV"
+	"$BENCH/spread.py" summary "$CSV" variant,generator,clients tps >"$OUT/$NAME-summary.csv"
+	ou_log "wrote $CSV and $OUT/$NAME-summary.csv"
 	[ -n "${NO_PLOT:-}" ] || "$BENCH/plot.py" "$CSV" || ou_log "plot failed (the CSV is in $CSV)"
 fi

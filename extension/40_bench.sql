@@ -13,7 +13,9 @@
 -- roles that may run benchmarks.
 
 -- bench_insert's result row.  A type rather than OUT parameters: the
--- argument "rows" and the column "rows" share a name.
+-- argument "rows" and the column "rows" share a name.  With repeats, each
+-- figure up to kept_table is the median of the generator's runs; the
+-- columns after it (since 1.3.0) give the runs and their spread.
 CREATE TYPE bench_insert_result AS (
 	generator text,
 	rows bigint,
@@ -27,7 +29,14 @@ CREATE TYPE bench_insert_result AS (
 	blks_dirtied_per_row float8,
 	blks_written_per_row float8,
 	top_wait_events text,
-	kept_table text
+	kept_table text,
+	runs int,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	seconds_min float8,
+	seconds_max float8,
+	rows_per_sec_runs float8[],
+	run_order int[]
 );
 
 CREATE FUNCTION bench_insert(
@@ -38,13 +47,14 @@ CREATE FUNCTION bench_insert(
 	rows_per_xact int DEFAULT 1000,
 	prefill bigint DEFAULT 0,
 	unlogged bool DEFAULT false,
-	keep bool DEFAULT false)
+	keep bool DEFAULT false,
+	repeats int DEFAULT 1)
 RETURNS SETOF bench_insert_result
 AS 'MODULE_PATHNAME', 'bench_insert'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) IS
-'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density (scenario S1 of the documentation, doc/scenarios.md)';
+COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) IS
+'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density; with repeats, each generator runs that many times, interleaved with the others, and the figures are medians with the minimum and maximum of rows/s and seconds (scenario S1 of the documentation, doc/scenarios.md)';
 
 -- bench_insert_distributed's result row: bench_insert's, with the shards and
 -- the nodes measured in place of the inserting sessions' buffer counters
@@ -66,7 +76,8 @@ CREATE TYPE bench_insert_distributed_result AS (
 );
 
 -- A function of its own rather than an argument of bench_insert: changing
--- bench_insert's signature would drop the privileges granted or revoked on it.
+-- bench_insert's signature drops the privileges granted on it.  It takes no
+-- repeats: each of its runs waits twice for the nodes' statistics.
 CREATE FUNCTION bench_insert_distributed(
 	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_time_nextval()',
 									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
@@ -177,7 +188,7 @@ COMMENT ON FUNCTION bench_cleanup() IS
 'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';
 
 -- Benchmarks are granted, not PUBLIC's.
-REVOKE ALL ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_bulk_load(int, bigint, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) FROM PUBLIC;

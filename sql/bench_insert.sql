@@ -111,6 +111,83 @@ SELECT DISTINCT backend_type, activity FROM bench_seen ORDER BY 1, 2;
 DROP TABLE bench_seen;
 DROP FUNCTION bench_look();
 
+-- repeats: each generator runs that many times, each time into a fresh
+-- table, the repetitions interleaved: repetition 1 of every generator in the
+-- order given, repetition 2 in the reverse order, and so on.  The leader's
+-- phase, recorded by the only row of each run, shows the order they ran in,
+-- and run_order says the same.
+CREATE TABLE bench_order (n serial, activity text);
+CREATE FUNCTION bench_note() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	INSERT INTO bench_order (activity) SELECT query FROM pg_stat_activity
+	 WHERE backend_type = 'client backend' AND query LIKE 'bench\_insert:%';
+	RETURN gen_random_uuid();
+END $$;
+SELECT generator, rows, runs, run_order, array_length(rows_per_sec_runs, 1) AS rates
+  FROM bench_insert(ARRAY['bench_note()', '(bench_note())', '((bench_note()))'], 1, repeats => 3);
+SELECT n, activity FROM bench_order ORDER BY n;
+DROP TABLE bench_order;
+DROP FUNCTION bench_note();
+SELECT * FROM bench_leftovers;
+
+-- Each figure is the median of the generator's runs, with the minimum and
+-- maximum of rows/s and seconds: checked against each run's own rate
+-- (rows_per_sec_runs, in the order of the repetitions).  An odd number of
+-- runs has the middle one as median, an even number the mean of the two
+-- middle ones (within twice the rounding to 1 decimal).
+CREATE TEMP TABLE spread AS
+SELECT * FROM bench_insert(ARRAY['uuid_v7_nextval()', 'gen_random_uuid()'], 2000, repeats => 3)
+UNION ALL
+SELECT * FROM bench_insert(ARRAY['bigint'], 2000, repeats => 2);
+SELECT generator, runs, run_order, array_length(rows_per_sec_runs, 1) = runs AS one_rate_per_run,
+	   rows_per_sec_min = (SELECT min(r) FROM unnest(rows_per_sec_runs) r) AS min_is_slowest,
+	   rows_per_sec_max = (SELECT max(r) FROM unnest(rows_per_sec_runs) r) AS max_is_fastest,
+	   abs(rows_per_sec - (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r)
+							 FROM unnest(rows_per_sec_runs) r)) < 0.2 AS median,
+	   runs = 2 OR rows_per_sec IN (SELECT r FROM unnest(rows_per_sec_runs) r) AS odd_median_is_a_run,
+	   seconds_min <= seconds AND seconds <= seconds_max AS seconds_spread,
+	   rows_per_sec_min > 0 AND seconds_min > 0 AS positive
+  FROM spread ORDER BY generator COLLATE "C";
+DROP TABLE spread;
+
+-- One run (the default): the spread is that run, and run_order the
+-- generator's position.
+SELECT generator, runs, run_order, rows_per_sec_runs = ARRAY[rows_per_sec] AS its_rate,
+	   rows_per_sec_min = rows_per_sec AND rows_per_sec_max = rows_per_sec AS min_max_rate,
+	   seconds_min = seconds AND seconds_max = seconds AS min_max_seconds
+  FROM bench_insert(ARRAY['bigint', 'uuid_v7_nextval()'], 100);
+
+-- Every repetition gets a fresh prefilled table: with keep, the last
+-- repetition's table is kept (the others are dropped) and holds the prefill
+-- and one repetition's rows.
+CREATE TEMP TABLE kept_reps AS
+SELECT * FROM bench_insert(ARRAY['uuid_v7_nextval()', 'bigint'], 300, prefill => 200,
+						   keep => true, repeats => 3);
+DO $$
+DECLARE
+	k record;
+	n bigint;
+BEGIN
+	FOR k IN SELECT * FROM kept_reps ORDER BY generator COLLATE "C" LOOP
+		EXECUTE format('SELECT count(*) FROM %s', k.kept_table) INTO n;
+		RAISE NOTICE '%: % runs, % rows each, % in the kept table', k.generator, k.runs, k.rows, n;
+	END LOOP;
+END $$;
+SELECT count(*) AS kept_tables
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname LIKE 'ordered\_uuid\_kept\_%' AND c.relkind = 'r';
+SET client_min_messages = warning;
+DO $$
+DECLARE k record;
+BEGIN
+	FOR k IN SELECT DISTINCT split_part(kept_table, '.', 1) AS s FROM kept_reps LOOP
+		EXECUTE format('DROP SCHEMA %s CASCADE', k.s);
+	END LOOP;
+END $$;
+RESET client_min_messages;
+DROP TABLE kept_reps;
+SELECT * FROM bench_leftovers;
+
 -- The leader samples its workers' wait events while they insert: a
 -- generator that sleeps 20 ms per row shows up as Timeout:PgSleep.
 CREATE FUNCTION bench_sleepy() RETURNS uuid LANGUAGE sql VOLATILE
@@ -131,6 +208,11 @@ SELECT pg_temp.err('SELECT bench_insert(rows_per_xact => NULL)');
 SELECT pg_temp.err('SELECT bench_insert(prefill => NULL)');
 SELECT pg_temp.err('SELECT bench_insert(unlogged => NULL)');
 SELECT pg_temp.err('SELECT bench_insert(keep => NULL)');
+SELECT pg_temp.err('SELECT bench_insert(repeats => 0)');
+SELECT pg_temp.err('SELECT bench_insert(repeats => 1001)');
+SELECT pg_temp.err('SELECT bench_insert(repeats => NULL)');
+-- at most 100,000 runs in one call, refused before anything runs
+SELECT pg_temp.err($$SELECT bench_insert(array_fill('bigint'::text, ARRAY[101]), 10, repeats => 1000)$$);
 SELECT pg_temp.err('SELECT bench_insert(generators => NULL)');
 SELECT pg_temp.err('SELECT bench_insert(generators => ''{}'')');
 SELECT pg_temp.err('SELECT bench_insert(generators => ARRAY[NULL])');
@@ -154,7 +236,7 @@ SELECT * FROM bench_leftovers;
 -- Generators run as the calling role, with its privileges.
 CREATE ROLE regress_bench_alice LOGIN;
 CREATE ROLE regress_bench_nologin NOLOGIN;
-GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool)
+GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int)
 	TO regress_bench_alice, regress_bench_nologin;
 CREATE TABLE bench_secret (id uuid);
 INSERT INTO bench_secret VALUES (gen_random_uuid());
@@ -214,7 +296,7 @@ SELECT * FROM bench_leftovers;
 DROP FUNCTION bench_peek(), bench_whoami();
 DROP TABLE bench_secret, bench_who;
 DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_bench_alice', current_database()); END $$;
-REVOKE EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool)
+REVOKE EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int)
 	FROM regress_bench_alice, regress_bench_nologin;
 DROP ROLE regress_bench_alice, regress_bench_nologin;
 DROP VIEW bench_leftovers;

@@ -91,6 +91,8 @@ DROP EXTENSION ordered_uuid;
 \i sql/include/upgrade_from.sql
 \set from 1.1.1
 \i sql/include/upgrade_from.sql
+\set from 1.2.0
+\i sql/include/upgrade_from.sql
 
 -- 1.2.0 takes EXECUTE on the benchmarks from PUBLIC: so does the update
 CREATE VIEW public_bench AS
@@ -108,6 +110,24 @@ CREATE EXTENSION ordered_uuid;
 SELECT * FROM public_bench;
 DROP EXTENSION ordered_uuid;
 DROP VIEW public_bench;
+
+-- 1.3.0 gives bench_insert a new argument (repeats): the function is made
+-- anew and loses the privileges granted on it, which the update says, naming
+-- the grantees and the GRANT that restores them
+CREATE ROLE regress_ou_upgrade_bench;
+CREATE EXTENSION ordered_uuid VERSION '1.2.0';
+GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool)
+	TO regress_ou_upgrade_bench, PUBLIC;
+ALTER EXTENSION ordered_uuid UPDATE;
+SELECT has_function_privilege('regress_ou_upgrade_bench',
+							  'bench_insert(text[], bigint, int, int, bigint, bool, bool, int)', 'EXECUTE')
+	   AS still_granted;
+-- nothing to say when nothing was granted
+DROP EXTENSION ordered_uuid;
+CREATE EXTENSION ordered_uuid VERSION '1.2.0';
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP EXTENSION ordered_uuid;
+DROP ROLE regress_ou_upgrade_bench;
 
 \c :"origdb"
 DROP DATABASE regress_ou_upgrade;

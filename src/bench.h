@@ -6,7 +6,8 @@
  *	  workers connected as the calling role, driven by the leader
  *	  (bench_leader.c; the workers' side in bench_worker.c and
  *	  bench_read.c), and the wait-event profile the leader samples while it
- *	  waits (bench_sample.c).
+ *	  waits (bench_sample.c); the order and the spread of repeated runs
+ *	  (bench_stats.c).
  *
  * Every run gets a scratch schema of its own, created by its first worker
  * as the calling role (ordered_uuid_run_<random hex>): only that role can
@@ -147,5 +148,18 @@ typedef struct OuSampler
 extern OuSampler *ou_sampler_create(void);
 extern void ou_sampler_sample(OuBenchRun *run, void *arg);
 extern char *ou_sampler_top(OuSampler *s);
+
+/* bench_stats.c: interleaved repetitions and their spread */
+#define OU_MAX_REPEATS		1000	/* most repetitions of one call */
+
+typedef struct OuSpread
+{
+	double		median;
+	double		min;
+	double		max;
+} OuSpread;
+
+extern int	ou_interleaved(int rep, int pos, int nvariants);
+extern OuSpread ou_spread(const double *values, int n);
 
 #endif							/* OU_BENCH_H */

@@ -17,6 +17,15 @@
  * scratch tables never depend on the extension.  See bench.h for the
  * machinery.
  *
+ * With repeats => N, each generator runs N times, each time into a fresh
+ * (prefilled) table, the repetitions interleaved across the generators in
+ * the order of bench_stats.c (repetition 1 of every generator, then
+ * repetition 2 in the reverse order, ...).  Each generator's row then holds
+ * the median of every per-run figure, the minimum and maximum of its
+ * seconds and rows/s, each repetition's rows/s and where each repetition
+ * ran in the call's sequence of runs; the wait-event profile covers all its
+ * repetitions, and with keep only its last repetition's table is kept.
+ *
  * bench_insert_distributed() does the same on a Citus coordinator with
  * tables distributed by the key (create_distributed_table, shard_count
  * shards): the generator is evaluated here and the rows sent to the nodes,
@@ -33,6 +42,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <math.h>
 
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
@@ -55,7 +66,9 @@
 PG_FUNCTION_INFO_V1(bench_insert);
 PG_FUNCTION_INFO_V1(bench_insert_distributed);
 
-#define OU_BENCH_INSERT_COLS	13
+/* bench_insert's columns; bench_insert_distributed has the first 13 */
+#define OU_BENCH_INSERT_COLS	20
+#define OU_BENCH_DIST_COLS		13
 
 /* most shards create_distributed_table() accepts */
 #define OU_MAX_SHARD_COUNT		64000
@@ -157,6 +170,9 @@ ou_check_generator(const char *gen, const char *expr)
 				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
 }
 
+/* most runs (generators times repetitions) of one call */
+#define OU_MAX_RUNS				100000
+
 /* rows per prefill statement, and prefill statements per transaction */
 #define OU_PREFILL_BATCH		10000
 #define OU_PREFILL_PER_XACT		1
@@ -215,12 +231,11 @@ ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged, int32 sh
  *		pg_stat_wal holds everything written so far.
  */
 static void
-ou_bench_settle(OuBenchRun *run, const char *gen, int g, int ngens, const char *what)
+ou_bench_settle(OuBenchRun *run, const char *label, const char *what)
 {
 	TimestampTz start = GetCurrentTimestamp();
 
-	ou_bench_phase(run, "generator %d of %d (%s): waiting for the nodes' WAL statistics %s",
-				   g + 1, ngens, gen, what);
+	ou_bench_phase(run, "%s: waiting for the nodes' WAL statistics %s", label, what);
 	while (!TimestampDifferenceExceeds(start, GetCurrentTimestamp(), OU_STATS_SETTLE_MS))
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -240,6 +255,7 @@ typedef struct OuInsertArgs
 	bool		unlogged;
 	int32		shard_count;	/* distributed: shards of each table */
 	bool		keep;
+	int			repeats;		/* runs of each generator, interleaved */
 	bool		distributed;
 	List	   *nodes;			/* distributed: the other nodes */
 	char	   *schema;
@@ -274,6 +290,9 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	else
 		a->unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
 	a->keep = ou_bench_arg_bool(fcinfo, 6, "keep");
+	/* bench_insert_distributed has no repeats: one run of each generator */
+	a->repeats = distributed ? 1 :
+		(int) ou_bench_arg_int(fcinfo, 7, "repeats", 1, OU_MAX_REPEATS);
 	ou_check_not_null(fcinfo, 0, "generators");
 	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
 	if (ARR_NDIM(gens_arr) > 1)
@@ -285,6 +304,13 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("generators must not be empty")));
+
+	if ((int64) a->ngens * a->repeats > OU_MAX_RUNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many runs for one bench_insert call"),
+				 errdetail("%d generators with %d repetitions make " INT64_FORMAT " runs; at most %d are allowed.",
+						   a->ngens, a->repeats, (int64) a->ngens * a->repeats, OU_MAX_RUNS)));
 
 	a->schema = ou_bench_new_schema(&a->run_id, &a->kept);
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
@@ -318,34 +344,125 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	}
 }
 
+/* what one run of one generator measured, unrounded */
+typedef struct OuInsertFigures
+{
+	int64		rows;
+	double		seconds;
+	double		rows_per_sec;
+	double		wal_bytes_per_row;
+	double		fpi_per_row;
+	double		leaf_splits_per_1k;
+	double		index_bytes;
+	double		avg_leaf_density;
+	double		blks_dirtied_per_row;
+	double		blks_written_per_row;
+	int64		trees;			/* distributed: the shards measured */
+	int			order;			/* position in the call's runs, from 1 */
+} OuInsertFigures;
+
 /*
- * ou_bench_insert_row
- *		The result row of generator g from what its run measured.
+ * ou_insert_figures
+ *		One run's figures from what it measured.
  */
 static void
-ou_bench_insert_row(OuInsertArgs *a, int g, OuBenchResult *r, int64 splits,
-					OuBenchIndexShape *after, OuSampler *sampler, Datum *values, bool *nulls)
+ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *after, int order,
+				  OuInsertFigures *f)
+{
+	f->rows = r->rows;
+	f->seconds = r->seconds;
+	f->rows_per_sec = r->rows / r->seconds;
+	f->wal_bytes_per_row = (double) r->wal_bytes / r->rows;
+	f->fpi_per_row = (double) r->wal_fpi / r->rows;
+	f->leaf_splits_per_1k = 1000.0 * splits / r->rows;
+	f->index_bytes = (double) after->index_bytes;
+	f->avg_leaf_density = after->avg_leaf_density;
+	f->blks_dirtied_per_row = (double) r->blks_dirtied / r->rows;
+	f->blks_written_per_row = (double) r->blks_written / r->rows;
+	f->trees = after->trees;
+	f->order = order;
+}
+
+/*
+ * ou_spread_of
+ *		The spread of the double at offset off of n runs' figures.
+ */
+static OuSpread
+ou_spread_of(OuInsertFigures *f, int n, size_t off)
+{
+	double	   *v = palloc(sizeof(double) * n);
+	int			i;
+
+	for (i = 0; i < n; i++)
+		v[i] = *(double *) ((char *) &f[i] + off);
+	return ou_spread(v, n);
+}
+
+#define OU_MEDIAN(f, n, field) \
+	(ou_spread_of((f), (n), offsetof(OuInsertFigures, field)).median)
+
+/*
+ * ou_bench_insert_spread
+ *		bench_insert's columns beyond bench_insert_distributed's: the runs,
+ *		the spread of seconds and rows/s, each run's rows/s and where each
+ *		ran in the call's sequence of runs.
+ */
+static void
+ou_bench_insert_spread(OuInsertFigures *f, int n, Datum *values)
+{
+	OuSpread	secs = ou_spread_of(f, n, offsetof(OuInsertFigures, seconds));
+	OuSpread	rate = ou_spread_of(f, n, offsetof(OuInsertFigures, rows_per_sec));
+	Datum	   *rates = palloc(sizeof(Datum) * n);
+	Datum	   *orders = palloc(sizeof(Datum) * n);
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		rates[i] = Float8GetDatum(ou_round(f[i].rows_per_sec, 1));
+		orders[i] = Int32GetDatum(f[i].order);
+	}
+	values[13] = Int32GetDatum(n);
+	values[14] = Float8GetDatum(ou_round(rate.min, 1));
+	values[15] = Float8GetDatum(ou_round(rate.max, 1));
+	values[16] = Float8GetDatum(ou_round(secs.min, 3));
+	values[17] = Float8GetDatum(ou_round(secs.max, 3));
+	values[18] = PointerGetDatum(construct_array(rates, n, FLOAT8OID, sizeof(float8),
+												 FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[19] = PointerGetDatum(construct_array(orders, n, INT4OID, sizeof(int32),
+												 true, TYPALIGN_INT));
+}
+
+/*
+ * ou_bench_insert_row
+ *		The result row of generator g from its n runs' figures f (in
+ *		repetition order): the median of each figure, and for bench_insert
+ *		the spread.
+ */
+static void
+ou_bench_insert_row(OuInsertArgs *a, int g, OuInsertFigures *f, int n, OuSampler *sampler,
+					Datum *values, bool *nulls)
 {
 	memset(nulls, 0, sizeof(bool) * OU_BENCH_INSERT_COLS);
 	values[0] = CStringGetTextDatum(a->st[g]->gen);
-	values[1] = Int64GetDatum(r->rows);
-	values[2] = Float8GetDatum(ou_round(r->seconds, 3));
-	values[3] = Float8GetDatum(ou_round(r->rows / r->seconds, 1));
-	values[4] = Float8GetDatum(ou_round((double) r->wal_bytes / r->rows, 1));
-	values[5] = Float8GetDatum(ou_round_sig((double) r->wal_fpi / r->rows, 3));
-	values[6] = Float8GetDatum(ou_round(1000.0 * splits / r->rows, 2));
-	values[7] = Int64GetDatum(after->index_bytes);
-	values[8] = Float8GetDatum(ou_round(after->avg_leaf_density, 2));
+	values[1] = Int64GetDatum(f[0].rows);
+	values[2] = Float8GetDatum(ou_round(OU_MEDIAN(f, n, seconds), 3));
+	values[3] = Float8GetDatum(ou_round(OU_MEDIAN(f, n, rows_per_sec), 1));
+	values[4] = Float8GetDatum(ou_round(OU_MEDIAN(f, n, wal_bytes_per_row), 1));
+	values[5] = Float8GetDatum(ou_round_sig(OU_MEDIAN(f, n, fpi_per_row), 3));
+	values[6] = Float8GetDatum(ou_round(OU_MEDIAN(f, n, leaf_splits_per_1k), 2));
+	values[7] = Int64GetDatum((int64) rint(OU_MEDIAN(f, n, index_bytes)));
+	values[8] = Float8GetDatum(ou_round(OU_MEDIAN(f, n, avg_leaf_density), 2));
 	if (a->distributed)
 	{
 		/* the shards, and the nodes whose WAL counts (this one too) */
-		values[9] = Int32GetDatum((int32) after->trees);
+		values[9] = Int32GetDatum((int32) f[0].trees);
 		values[10] = Int32GetDatum(list_length(a->nodes) + 1);
 	}
 	else
 	{
-		values[9] = Float8GetDatum(ou_round_sig((double) r->blks_dirtied / r->rows, 3));
-		values[10] = Float8GetDatum(ou_round_sig((double) r->blks_written / r->rows, 3));
+		values[9] = Float8GetDatum(ou_round_sig(OU_MEDIAN(f, n, blks_dirtied_per_row), 3));
+		values[10] = Float8GetDatum(ou_round_sig(OU_MEDIAN(f, n, blks_written_per_row), 3));
+		ou_bench_insert_spread(f, n, values);
 	}
 	values[11] = CStringGetTextDatum(ou_sampler_top(sampler));
 	if (a->keep)
@@ -357,31 +474,38 @@ ou_bench_insert_row(OuInsertArgs *a, int g, OuBenchResult *r, int64 splits,
 
 /*
  * ou_bench_insert_one
- *		Generator g's part of the run: a fresh table (prefilled), a
- *		CHECKPOINT, the measured inserts, the index measured, the table
- *		dropped unless kept; fills its result row.
+ *		One run of generator g (repetition rep, the call's run number order,
+ *		from 1): a fresh table (prefilled), a CHECKPOINT, the measured
+ *		inserts, the index measured, the table dropped unless it is the
+ *		last repetition's and kept; fills its figures.  The leader samples
+ *		the workers' waits into sampler.
  */
 static void
-ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, Datum *values, bool *nulls)
+ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, int rep, int order,
+					OuSampler *sampler, OuInsertFigures *f)
 {
 	OuGenStmts *st = a->st[g];
-	const char *gen = st->gen;
-	int			ngens = a->ngens;
+	char	   *label;
 	OuBenchIndexShape before;
 	OuBenchIndexShape after;
 	OuBenchResult r;
 	OuCitusWal	wal0;
 	OuCitusWal	wal1;
-	OuSampler  *sampler;
 	int64		splits;
 
+	/* the phase names the repetition only when there are several */
+	label = a->repeats > 1 ?
+		psprintf("repetition %d of %d, generator %d of %d (%s)", rep + 1, a->repeats,
+				 g + 1, a->ngens, st->gen) :
+		psprintf("generator %d of %d (%s)", g + 1, a->ngens, st->gen);
+
 	/* a fresh table with a primary key of the generator's type */
-	ou_bench_phase(run, "generator %d of %d (%s): creating the table", g + 1, ngens, gen);
+	ou_bench_phase(run, "%s: creating the table", label);
 	ou_bench_sql(run, st->create);
 	memset(&before, 0, sizeof(before));
 	if (a->prefill > 0)
 	{
-		ou_bench_phase(run, "generator %d of %d (%s): prefilling", g + 1, ngens, gen);
+		ou_bench_phase(run, "%s: prefilling", label);
 		ou_bench_prepare(run, st->prefill, true);
 		(void) ou_bench_exec(run, a->prefill, OU_PREFILL_BATCH, OU_PREFILL_PER_XACT,
 							 NULL, NULL, 0);
@@ -392,23 +516,22 @@ ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, Datum *values, bool
 	memset(&wal0, 0, sizeof(wal0));
 	memset(&wal1, 0, sizeof(wal1));
 	if (a->nodes != NIL)
-		ou_bench_settle(run, gen, g, ngens, "before the run");
+		ou_bench_settle(run, label, "before the run");
 
-	ou_bench_phase(run, "generator %d of %d (%s): checkpoint", g + 1, ngens, gen);
+	ou_bench_phase(run, "%s: checkpoint", label);
 	ou_bench_checkpoint();
 	if (a->nodes != NIL && OU_MAY_CHECKPOINT())
 		ou_citus_run_on_nodes(a->nodes, "CHECKPOINT", "run CHECKPOINT", NULL);
 	if (a->nodes != NIL)
 		wal0 = ou_citus_nodes_wal(a->nodes);
-	ou_bench_phase(run, "generator %d of %d (%s): preparing", g + 1, ngens, gen);
+	ou_bench_phase(run, "%s: preparing", label);
 	ou_bench_prepare(run, st->insert, false);
 
-	ou_bench_phase(run, "generator %d of %d (%s): inserting", g + 1, ngens, gen);
-	sampler = ou_sampler_create();
+	ou_bench_phase(run, "%s: inserting", label);
 	r = ou_bench_exec(run, a->rows, 1, a->rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
 	if (a->nodes != NIL)
 	{
-		ou_bench_settle(run, gen, g, ngens, "after the run");
+		ou_bench_settle(run, label, "after the run");
 		wal1 = ou_citus_nodes_wal(a->nodes);
 	}
 	/* this node's share is the workers' own WAL (Citus's local execution included) */
@@ -416,23 +539,55 @@ ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, Datum *values, bool
 	r.wal_fpi += wal1.fpi - wal0.fpi;
 	r.wal_bytes += (uint64) (wal1.bytes - wal0.bytes);
 
-	ou_bench_phase(run, "generator %d of %d (%s): measuring the index", g + 1, ngens, gen);
+	ou_bench_phase(run, "%s: measuring the index", label);
 	after = ou_bench_measure(run, st->index);
 	/* an insert-only index never deletes pages: each split adds one leaf */
 	splits = Max(after.split_leaves - before.split_leaves, 0);
-	if (!a->keep)
+	if (!a->keep || rep < a->repeats - 1)
 	{
-		ou_bench_phase(run, "generator %d of %d (%s): dropping the table", g + 1, ngens, gen);
+		ou_bench_phase(run, "%s: dropping the table", label);
 		ou_bench_drop(run, st->prefix);
 	}
-	ou_bench_insert_row(a, g, &r, splits, &after, sampler, values, nulls);
+	ou_insert_figures(&r, splits, &after, order, f);
+}
+
+/*
+ * ou_bench_insert_runs
+ *		Every run of the call, interleaved (bench_stats.c): figs[g *
+ *		repeats + rep] gets generator g's repetition rep, samplers[g] its
+ *		waits.  Each run's allocations go into runcxt, reset per run.
+ */
+static void
+ou_bench_insert_runs(OuBenchRun *run, OuInsertArgs *a, MemoryContext runcxt,
+					 OuInsertFigures *figs, OuSampler **samplers)
+{
+	int			order = 0;
+	int			rep;
+	int			pos;
+
+	for (rep = 0; rep < a->repeats; rep++)
+	{
+		for (pos = 0; pos < a->ngens; pos++)
+		{
+			int			g = ou_interleaved(rep, pos, a->ngens);
+			MemoryContext oldcxt;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(runcxt);
+			oldcxt = MemoryContextSwitchTo(runcxt);
+			ou_bench_insert_one(run, a, g, rep, ++order, samplers[g],
+								&figs[g * a->repeats + rep]);
+			MemoryContextSwitchTo(oldcxt);
+		}
+	}
 }
 
 /*
  * ou_bench_insert_run
  *		bench_insert() (distributed = false) and bench_insert_distributed():
  *		see the file header and doc/bench.md.  Their arguments differ only in
- *		the sixth: unlogged, or shard_count.
+ *		the sixth (unlogged, or shard_count) and bench_insert's eighth
+ *		(repeats).
  */
 static Datum
 ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
@@ -440,15 +595,22 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	OuInsertArgs a;
 	MemoryContext oldcxt;
-	MemoryContext rowcxt;
+	MemoryContext runcxt;
 	OuBenchRun *run;
+	OuInsertFigures *figs;
+	OuSampler **samplers;
 	int			g;
 
 	ou_bench_insert_args(fcinfo, distributed, &a);
+	figs = palloc0(sizeof(OuInsertFigures) * a.ngens * a.repeats);
+	samplers = palloc(sizeof(OuSampler *) * a.ngens);
+	for (g = 0; g < a.ngens; g++)
+		samplers[g] = ou_sampler_create();
 
 	/* the result set, materialized */
-	ou_bench_materialize(fcinfo, "bench_insert", OU_BENCH_INSERT_COLS);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per generator",
+	ou_bench_materialize(fcinfo, distributed ? "bench_insert_distributed" : "bench_insert",
+						 distributed ? OU_BENCH_DIST_COLS : OU_BENCH_INSERT_COLS);
+	runcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per run",
 								   ALLOCSET_DEFAULT_SIZES);
 
 	/* the other nodes, whose WAL a distributed run adds up */
@@ -461,19 +623,7 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 	{
 		if (distributed)
 			ou_bench_set_distributed(run);
-		for (g = 0; g < a.ngens; g++)
-		{
-			Datum		values[OU_BENCH_INSERT_COLS];
-			bool		nulls[OU_BENCH_INSERT_COLS];
-
-			CHECK_FOR_INTERRUPTS();
-			MemoryContextReset(rowcxt);
-			oldcxt = MemoryContextSwitchTo(rowcxt);
-			ou_bench_insert_one(run, &a, g, values, nulls);
-			MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-			MemoryContextSwitchTo(oldcxt);
-		}
+		ou_bench_insert_runs(run, &a, runcxt, figs, samplers);
 		ou_bench_finish(run, a.keep ? a.kept : NULL);
 	}
 	PG_CATCH();
@@ -483,7 +633,20 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 	}
 	PG_END_TRY();
 
-	MemoryContextDelete(rowcxt);
+	/* one row per generator, in the order given */
+	for (g = 0; g < a.ngens; g++)
+	{
+		Datum		values[OU_BENCH_INSERT_COLS];
+		bool		nulls[OU_BENCH_INSERT_COLS];
+
+		MemoryContextReset(runcxt);
+		oldcxt = MemoryContextSwitchTo(runcxt);
+		ou_bench_insert_row(&a, g, &figs[g * a.repeats], a.repeats, samplers[g], values, nulls);
+		MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	MemoryContextDelete(runcxt);
 	return (Datum) 0;
 }
 

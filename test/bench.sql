@@ -5,12 +5,13 @@ BEGIN;
 SELECT plan(41);
 
 SELECT has_function('bench_insert',
-	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
-SELECT is(pg_get_function_arguments('bench_insert(text[], bigint, int, int, bigint, bool, bool)'::regprocedure),
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer']);
+SELECT is(pg_get_function_arguments('bench_insert(text[], bigint, int, int, bigint, bool, bool, int)'::regprocedure),
 	'generators text[] DEFAULT ARRAY[''uuid_v7_nextval()''::text, ''uuid_time_nextval()''::text, '
 	'''uuid_sequence_nextval($seq)''::text, ''gen_random_uuid()''::text, ''bigint''::text], '
 	'rows bigint DEFAULT 1000000, clients integer DEFAULT 1, rows_per_xact integer DEFAULT 1000, '
-	'prefill bigint DEFAULT 0, unlogged boolean DEFAULT false, keep boolean DEFAULT false',
+	'prefill bigint DEFAULT 0, unlogged boolean DEFAULT false, keep boolean DEFAULT false, '
+	'repeats integer DEFAULT 1',
 	'bench_insert arguments and defaults');
 SELECT is(
 	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
@@ -19,14 +20,16 @@ SELECT is(
 	'wal_bytes_per_row double precision, fpi_per_row double precision, '
 	'leaf_splits_per_1k double precision, index_bytes bigint, avg_leaf_density double precision, '
 	'blks_dirtied_per_row double precision, blks_written_per_row double precision, top_wait_events text, '
-	'kept_table text',
+	'kept_table text, runs integer, rows_per_sec_min double precision, rows_per_sec_max double precision, '
+	'seconds_min double precision, seconds_max double precision, rows_per_sec_runs double precision[], '
+	'run_order integer[]',
 	'bench_insert result columns');
 SELECT function_returns('bench_insert',
-	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean'], 'setof bench_insert_result');
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer'], 'setof bench_insert_result');
 SELECT volatility_is('bench_insert',
-	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean'], 'volatile');
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer'], 'volatile');
 SELECT isnt_strict('bench_insert',
-	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean']);
+	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer']);
 
 -- bench_insert_distributed: bench_insert on a Citus cluster, shard_count in
 -- place of unlogged, shards and nodes in place of the buffer counters.
@@ -56,11 +59,12 @@ SELECT isnt_strict('bench_insert_distributed',
 SELECT is(
 	(SELECT string_agg(a.attname, ', ' ORDER BY a.attnum) FROM pg_attribute a
 	  WHERE a.attrelid = 'bench_insert_result'::regclass AND a.attnum > 0
-		AND a.attname NOT IN ('blks_dirtied_per_row', 'blks_written_per_row')),
+		AND a.attname NOT IN ('blks_dirtied_per_row', 'blks_written_per_row')
+		AND a.attnum <= 13),
 	(SELECT string_agg(a.attname, ', ' ORDER BY a.attnum) FROM pg_attribute a
 	  WHERE a.attrelid = 'bench_insert_distributed_result'::regclass AND a.attnum > 0
 		AND a.attname NOT IN ('shards', 'nodes')),
-	'bench_insert_distributed reports bench_insert''s figures under the same names');
+	'bench_insert_distributed reports bench_insert''s figures under the same names (not the spread of repetitions)');
 
 SELECT has_function('bench_bulk_load', ARRAY['integer', 'bigint', 'integer', 'boolean']);
 SELECT is(pg_get_function_arguments('bench_bulk_load(int, bigint, int, bool)'::regprocedure),
@@ -134,7 +138,7 @@ SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%' AND p.proconfig IS NOT NULL
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
 	0, 'benchmark functions keep the caller''s settings');
-SELECT ok(NOT (has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool)', 'EXECUTE')
+SELECT ok(NOT (has_function_privilege('public', 'bench_insert(text[], bigint, int, int, bigint, bool, bool, int)', 'EXECUTE')
 			   OR has_function_privilege('public', 'bench_bulk_load(int, bigint, int, bool)', 'EXECUTE')
 			   OR has_function_privilege('public', 'bench_multi_table(int, int, bigint, bool, bool)', 'EXECUTE')
 			   OR has_function_privilege('public', 'bench_insert_distributed(text[], bigint, int, int, bigint, int, bool)', 'EXECUTE')),

@@ -1,0 +1,77 @@
+-- ordered_uuid 1.2.0 -> 1.3.0
+
+
+--
+-- The same changes as in extension/*.sql; the upgrade test (sql/upgrade.sql)
+-- checks that the catalog becomes that of a fresh install.
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION ordered_uuid UPDATE TO '1.3.0'" to load this file. \quit
+
+-- Benchmarks: bench_insert takes repeats (interleaved repetitions of every
+-- generator) and reports their spread in new columns.  The new argument
+-- changes its signature, so the function is dropped and created again: the
+-- EXECUTE privileges granted on it go with it.  Granting them again here
+-- would record them as the extension's own (pg_init_privs), and pg_dump would
+-- then leave them out; instead a WARNING names the grantees and the GRANT
+-- that restores them.
+DO $$
+DECLARE
+	grantees text;
+	schema text;
+BEGIN
+	SELECT pg_catalog.string_agg(CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+									  ELSE pg_catalog.quote_ident(r.rolname) END,
+								 ', ' ORDER BY r.rolname COLLATE pg_catalog."C"),
+		   pg_catalog.min(p.pronamespace::pg_catalog.regnamespace::pg_catalog.text)
+	  INTO grantees, schema
+	  FROM pg_catalog.pg_extension e
+	  JOIN pg_catalog.pg_depend d
+		ON d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+	   AND d.refobjid OPERATOR(pg_catalog.=) e.oid
+	   AND d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+	   AND d.deptype OPERATOR(pg_catalog.=) 'e'
+	  JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+	  LEFT JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+	 WHERE e.extname OPERATOR(pg_catalog.=) 'ordered_uuid'
+	   AND p.proname OPERATOR(pg_catalog.=) 'bench_insert'
+	   AND p.pronargs OPERATOR(pg_catalog.=) 7
+	   AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+	   AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE';
+	IF grantees IS NOT NULL THEN
+		RAISE WARNING 'this update drops the privileges granted on bench_insert(), whose arguments change'
+			USING DETAIL = pg_catalog.format('EXECUTE had been granted to %s.', grantees),
+				  HINT = pg_catalog.format('Grant it again: GRANT EXECUTE ON FUNCTION %s.bench_insert(text[], bigint, int, int, bigint, bool, bool, int) TO %s;',
+										   schema, grantees);
+	END IF;
+END $$;
+
+DROP FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool);
+ALTER TYPE bench_insert_result
+	ADD ATTRIBUTE runs int,
+	ADD ATTRIBUTE rows_per_sec_min float8,
+	ADD ATTRIBUTE rows_per_sec_max float8,
+	ADD ATTRIBUTE seconds_min float8,
+	ADD ATTRIBUTE seconds_max float8,
+	ADD ATTRIBUTE rows_per_sec_runs float8[],
+	ADD ATTRIBUTE run_order int[];
+
+CREATE FUNCTION bench_insert(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_time_nextval()',
+									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
+	rows bigint DEFAULT 1000000,
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	prefill bigint DEFAULT 0,
+	unlogged bool DEFAULT false,
+	keep bool DEFAULT false,
+	repeats int DEFAULT 1)
+RETURNS SETOF bench_insert_result
+AS 'MODULE_PATHNAME', 'bench_insert'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) IS
+'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density; with repeats, each generator runs that many times, interleaved with the others, and the figures are medians with the minimum and maximum of rows/s and seconds (scenario S1 of the documentation, doc/scenarios.md)';
+
+REVOKE ALL ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) FROM PUBLIC;
