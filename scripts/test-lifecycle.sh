@@ -180,6 +180,16 @@ check "standby: index_splits() equals pgstatindex" "$standby" \
 		AND s.root_splits = i.tree_level FROM index_splits('$lsn0', '$lsn1') s, pgstatindex('d_pkey') i
 	  WHERE s.relfilenode = pg_relation_filenode('d_pkey')"
 
+# a start inside the zeroed pages after a WAL switch record, as received
+sw=$(sql "$primary" "CREATE TABLE g (id int PRIMARY KEY); SELECT pg_switch_wal()" | tail -n 1)
+sql "$primary" "INSERT INTO g SELECT generate_series(1, 20000)"
+lsn1=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")
+await "$standby" "SELECT pg_last_wal_replay_lsn() >= '$lsn1'"
+check "standby: index_splits() from inside a WAL switch's padding equals pgstatindex" "$standby" \
+	"SELECT s.leaf_splits = i.leaf_pages - 1 AND s.root_splits = i.tree_level AND s.leaf_splits > 10
+		FROM index_splits('$sw'::pg_lsn + 8192) s, pgstatindex('g_pkey') i
+	  WHERE s.relfilenode = pg_relation_filenode('g_pkey')"
+
 # ---- promotion: a new timeline; splits counted across the switch ------------
 lsn0=$(sql "$primary" "CREATE TABLE e (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)
 sql "$primary" "INSERT INTO e SELECT generate_series(1, 20000)"
