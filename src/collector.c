@@ -98,6 +98,15 @@ ou_collector_define_gucs(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomIntVariable("ordered_uuid.max_wal_keep_size",
+							"Most WAL the collector's replication slot keeps for it while it is behind.",
+							"Beyond it a checkpoint may recycle WAL the collector has not read; it skips and counts it. -1 keeps without bound, 0 uses no slot.",
+							&ou_max_wal_keep_size,
+							1024, -1, MAX_KILOBYTES,
+							PGC_SIGHUP,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+
 	/*
 	 * The detailed profile's dimensions and the history's size decide what
 	 * shared memory exists and what a key means, so they are fixed at start:
