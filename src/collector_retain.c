@@ -16,8 +16,8 @@
  * more than that behind the WAL on disk, restart_lsn moves to that distance
  * behind it, a checkpoint may then recycle what lies before, and the worker
  * skips it and counts it (collector_info().wal_skipped_bytes), as without a
- * slot.  0 means no slot.  The bound is applied by the worker between the
- * slices it reads; core's max_slot_wal_keep_size, when set, applies too (it
+ * slot (a LOG message says when it lets go).  0 means no slot.  The bound
+ * is applied by the worker before each slice it reads; core's max_slot_wal_keep_size, when set, applies too (it
  * invalidates the slot and terminates the worker, which starts again a
  * second later with a new slot).
  *
@@ -223,8 +223,14 @@ ou_retain_advance(XLogRecPtr next_lsn)
 			ReplicationSlotsComputeRequiredLSN();
 		}
 	}
-	if (ou_shared->wal_retention != state)
-		ou_retain_set_state(state);
+	if (ou_shared->wal_retention == state)
+		return;
+	if (state == OU_RETAIN_RELEASED)
+		ereport(LOG,
+				(errmsg("ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (%d MB) behind the WAL",
+						ou_max_wal_keep_size),
+				 errdetail("A checkpoint may recycle WAL it has not read; the split counts of that WAL are lost and counted as skipped.")));
+	ou_retain_set_state(state);
 }
 
 /*

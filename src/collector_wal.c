@@ -408,6 +408,9 @@ ou_splits_follow(TimestampTz deadline)
 		LWLockRelease(ou_shared->lock);
 	}
 
+	/* what it has read need not be kept any longer; nor, past the bound, the rest */
+	ou_retain_advance(ou_scan->next_lsn);
+
 	local = ou_splits_local_create();
 
 	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
@@ -428,7 +431,5 @@ ou_splits_follow(TimestampTz deadline)
 
 	ou_splits_flush(local, more ? 0 : began);
 	hash_destroy(local);
-	/* what it has read need not be kept any longer */
-	ou_retain_advance(ou_scan->next_lsn);
 	return more;
 }
