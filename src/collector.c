@@ -412,6 +412,9 @@ ou_collector_main(Datum main_arg)
 			/* a new interval takes effect now, not after the old one */
 			if (ou_sample_interval != old_interval)
 				next = GetCurrentTimestamp() + (int64) ou_sample_interval * 1000;
+			/* no slot wanted: drop it now, not at the next slice */
+			if (ou_max_wal_keep_size == 0 && ou_track_splits)
+				ou_retain_end(OU_RETAIN_OFF);
 		}
 		interval_us = (int64) ou_sample_interval * 1000;
 
