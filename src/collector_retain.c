@@ -172,8 +172,9 @@ ou_retain_end(OuRetention state)
  *		there on, or from ordered_uuid.max_wal_keep_size behind the WAL on
  *		disk when it is further behind than that.  Moves only forward, and
  *		tells core only when the segment of restart_lsn changes.  Also
- *		follows the setting: drops the slot at 0, tries to have one again
- *		(every OU_RETAIN_RETRY_US) when it has none.
+ *		follows the setting: drops the slot at 0, creates one as soon as
+ *		it is no longer 0, and tries again every OU_RETAIN_RETRY_US when
+ *		the server had none to give.
  */
 void
 ou_retain_advance(XLogRecPtr next_lsn)
@@ -188,8 +189,10 @@ ou_retain_advance(XLogRecPtr next_lsn)
 
 	if (slot == NULL)
 	{
+		/* at once when the setting asks for a slot again, else every RETRY */
 		if (ou_max_wal_keep_size != 0 &&
-			GetCurrentTimestamp() - ou_retain_tried >= OU_RETAIN_RETRY_US)
+			(ou_shared->wal_retention == OU_RETAIN_OFF ||
+			 GetCurrentTimestamp() - ou_retain_tried >= OU_RETAIN_RETRY_US))
 			ou_retain_begin();
 		else if (ou_max_wal_keep_size == 0)
 			ou_retain_set_state(OU_RETAIN_OFF);
