@@ -226,6 +226,30 @@ burst_while_stalled r3
 exact "retention: after a restart, a burst and a checkpoint while stalled: r3's splits counted exactly" "$primary" r3_pkey
 check "retention: after a restart, nothing skipped" "$primary" \
 	"SELECT wal_skipped_bytes = $skipped FROM collector_info()"
+# no slot to be had: the worker runs without one, never an error
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" max_replication_slots=0
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: with max_replication_slots = 0 it follows the WAL without a slot" "$primary" \
+	"SELECT wal_retention = 'none: no free replication slot' FROM collector_info()"
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" wal_level=minimal max_wal_senders=0
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: with wal_level = minimal it follows the WAL without a slot" "$primary" \
+	"SELECT wal_retention = 'none: wal_level is minimal' FROM collector_info()"
+# a slot of its name exists already: none until the name is free again
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4
+sql "$primary" "SELECT pg_create_physical_replication_slot('ordered_uuid_collector')" >/dev/null
+stop "$primary"
+start "$primary"
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: a slot of its name exists: it follows the WAL without one" "$primary" \
+	"SELECT wal_retention = 'none: slot name in use' FROM collector_info()"
+sql "$primary" "SELECT pg_drop_replication_slot('ordered_uuid_collector')" >/dev/null
+check_soon "retention: once the name is free, it takes its slot (retried every 10 s)" "$primary" \
+	"SELECT c.wal_retention = 'slot' AND s.active_pid = c.worker_pid
+	   FROM collector_info() c, pg_replication_slots s WHERE s.slot_name = 'ordered_uuid_collector'"
 # without the library: no slot is left to hold WAL
 stop "$primary"
 ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4
