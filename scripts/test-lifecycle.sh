@@ -275,6 +275,9 @@ check_soon "after a crash: shared state reinitialised and consistent" "$primary"
 	"SELECT c.stats_reset >= '$t_crash' AND c.split_entries = (SELECT count(*) FROM ordered_uuid_index_split_stats())
 		AND c.split_entries <= c.max_entries AND c.split_dropped = 0 AND c.wal_start IS NOT NULL
 	   FROM collector_info() c"
+check_soon "after a crash: one slot of ours, the new worker's" "$primary" \
+	"SELECT count(*) = 1 AND bool_and(s.active_pid = c.worker_pid)
+	   FROM pg_replication_slots s, collector_info() c WHERE s.slot_name LIKE 'ordered_uuid%'"
 rc=0
 grep -q "all server processes terminated; reinitializing" "$primary/server.log" || rc=$?
 report "after a crash: the server reinitialised (its log says so)" $rc
