@@ -14,7 +14,8 @@
  * keeps the WAL it has not read (collector_retain.c); WAL recycled before it
  * was read all the same (no slot, or behind by more than
  * ordered_uuid.max_wal_keep_size) is skipped and counted
- * (collector_info().wal_skipped_bytes), never an error.  The relfilenode is mapped to an index at read time.
+ * (collector_info().wal_skipped_bytes), never an error.  The relfilenode is
+ * mapped to an index at read time.
  *
  * Entries of dead relfilenodes are pruned as the WAL says they die: a commit
  * record lists the relfilenodes its transaction dropped (DROP, TRUNCATE,
