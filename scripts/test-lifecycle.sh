@@ -126,6 +126,135 @@ sql "$primary" "CREATE TABLE b (id int PRIMARY KEY); INSERT INTO b SELECT genera
 caught_up "$primary"
 exact "after a restart: a new index's splits counted exactly" "$primary" b_pkey
 
+# ---- retention: a checkpoint while the worker is stalled loses nothing -----
+# The worker is stopped (SIGSTOP) while it sleeps in its latch wait, so it
+# holds no lock; the WAL it has not read then goes past a checkpoint that
+# may recycle it (the server runs with wal_keep_size 0 here).  stall /
+# unstall:
+stall() {
+	local pid i
+	pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
+	for ((i = 0; i < wait_s * 20; i++)); do
+		kill -STOP "$pid"
+		sleep 0.05
+		[ "$(sql "$primary" "SELECT wait_event FROM pg_stat_activity WHERE pid = $pid")" = Extension ] && {
+			stalled=$pid
+			return 0
+		}
+		kill -CONT "$pid"
+		sleep 0.02
+	done
+	report "stall the collector in its latch wait" 1 "gave up"
+}
+unstall() { kill -CONT "$stalled"; }
+# set NAME=VALUE... (VALUE DEFAULT resets) and reload
+set_conf() {
+	local kv
+	for kv in "$@"; do
+		if [ "${kv#*=}" = DEFAULT ]; then
+			sql "$primary" "ALTER SYSTEM RESET ${kv%%=*}"
+		else
+			sql "$primary" "ALTER SYSTEM SET ${kv%%=*} = '${kv#*=}'"
+		fi
+	done
+	sql "$primary" "SELECT pg_reload_conf()" >/dev/null
+}
+# churn, a burst into a live index, a WAL switch and an immediate checkpoint
+# while the worker reads nothing: every split is counted once it goes on
+burst_while_stalled() {
+	sql "$primary" "CREATE TABLE $1 (id int PRIMARY KEY); INSERT INTO $1 SELECT generate_series(1, 1000)"
+	caught_up "$primary"
+	stall
+	# (from a new segment: the worker keeps the one it reads open, and reads
+	# an open segment to its end even once it is recycled)
+	sql "$primary" "SELECT pg_switch_wal()" >/dev/null
+	for i in $(seq 1 120); do
+		sql "$primary" "CREATE TABLE churn_$i (id int PRIMARY KEY); INSERT INTO churn_$i SELECT generate_series(1, 400); DROP TABLE churn_$i"
+	done
+	sql "$primary" "INSERT INTO $1 SELECT generate_series(1001, 31000)"
+	sql "$primary" "SELECT pg_switch_wal()" >/dev/null
+	sql "$primary" "CHECKPOINT"
+	sql "$primary" "SELECT pg_switch_wal()" >/dev/null
+	sql "$primary" "CHECKPOINT"
+	unstall
+	caught_up "$primary"
+}
+# a server that keeps no WAL for wal_keep_size
+start_lean() { ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" wal_keep_size=0 min_wal_size=32MB; }
+stop "$primary"
+start_lean
+await "$primary" "SELECT state = 'running' FROM collector_info()"
+check "retention: the collector's slot keeps the WAL it has not read" "$primary" \
+	"SELECT c.wal_retention = 'slot' AND s.active AND s.restart_lsn <= c.wal_reached
+	   FROM collector_info() c, pg_replication_slots s WHERE s.slot_name = 'ordered_uuid_collector'"
+skipped=$(sql "$primary" "SELECT wal_skipped_bytes FROM collector_info()")
+burst_while_stalled r1
+exact "retention: churn, a burst and a checkpoint while stalled: r1's splits counted exactly" "$primary" r1_pkey
+check "retention: nothing skipped, no lag left" "$primary" \
+	"SELECT wal_skipped_bytes = $skipped AND wal_lag_bytes < 1000000 FROM collector_info()"
+# past ordered_uuid.max_wal_keep_size it lets go, skips and counts
+set_conf ordered_uuid.max_wal_keep_size=1MB
+await "$primary" "SELECT setting = '1' FROM pg_settings WHERE name = 'ordered_uuid.max_wal_keep_size'"
+sql "$primary" "CREATE TABLE r2 (id int PRIMARY KEY); INSERT INTO r2 SELECT generate_series(1, 1000)"
+caught_up "$primary"
+stall
+lag_from=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")
+sql "$primary" "INSERT INTO r2 SELECT generate_series(1001, 200000)"
+check "retention: while stalled, the lag shows in bytes and time" "$primary" \
+	"SELECT pg_current_wal_flush_lsn() - '$lag_from' <= wal_lag_bytes AND wal_lag > '0' FROM collector_info()"
+unstall
+caught_up "$primary"
+rc=0
+grep -q "ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (1 MB) behind the WAL" "$primary/server.log" || rc=$?
+report "retention: past max_wal_keep_size it lets go, and says so (LOG)" $rc
+check_soon "retention: caught up again, the slot holds again" "$primary" \
+	"SELECT wal_retention = 'slot' FROM collector_info()"
+set_conf ordered_uuid.max_wal_keep_size=DEFAULT
+# across a restart: a new worker, a new slot, and the same holds
+stop "$primary"
+start_lean
+await "$primary" "SELECT state = 'running' FROM collector_info()"
+check "retention: after a restart, one slot, the new worker's" "$primary" \
+	"SELECT count(*) = 1 AND bool_and(s.active_pid = c.worker_pid)
+	   FROM pg_replication_slots s, collector_info() c WHERE s.slot_name LIKE 'ordered_uuid%'"
+skipped=$(sql "$primary" "SELECT wal_skipped_bytes FROM collector_info()")
+burst_while_stalled r3
+exact "retention: after a restart, a burst and a checkpoint while stalled: r3's splits counted exactly" "$primary" r3_pkey
+check "retention: after a restart, nothing skipped" "$primary" \
+	"SELECT wal_skipped_bytes = $skipped FROM collector_info()"
+# no slot to be had: the worker runs without one, never an error
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" max_replication_slots=0
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: with max_replication_slots = 0 it follows the WAL without a slot" "$primary" \
+	"SELECT wal_retention = 'none: no free replication slot' FROM collector_info()"
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" wal_level=minimal max_wal_senders=0
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: with wal_level = minimal it follows the WAL without a slot" "$primary" \
+	"SELECT wal_retention = 'none: wal_level is minimal' FROM collector_info()"
+# a slot of its name exists already: none until the name is free again
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4
+sql "$primary" "SELECT pg_create_physical_replication_slot('ordered_uuid_collector')" >/dev/null
+stop "$primary"
+start "$primary"
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: a slot of its name exists: it follows the WAL without one" "$primary" \
+	"SELECT wal_retention = 'none: slot name in use' FROM collector_info()"
+sql "$primary" "SELECT pg_drop_replication_slot('ordered_uuid_collector')" >/dev/null
+check_soon "retention: once the name is free, it takes its slot (retried every 10 s)" "$primary" \
+	"SELECT c.wal_retention = 'slot' AND s.active_pid = c.worker_pid
+	   FROM collector_info() c, pg_replication_slots s WHERE s.slot_name = 'ordered_uuid_collector'"
+# without the library: no slot is left to hold WAL
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4
+check "retention: started without the library, no slot of ours is left" "$primary" \
+	"SELECT count(*) = 0 FROM pg_replication_slots WHERE slot_name LIKE 'ordered_uuid%'"
+stop "$primary"
+start "$primary"
+await "$primary" "SELECT state = 'running' FROM collector_info()"
+
 # ---- crash: kill -9 of a backend; the postmaster reinitialises memory -------
 old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
 psql -XAtq -h "$primary" -p "$port" -U postgres -d postgres -c "SELECT pg_sleep(600)" >/dev/null 2>&1 &
@@ -142,6 +271,9 @@ check_soon "after a crash: shared state reinitialised and consistent" "$primary"
 	"SELECT c.stats_reset >= '$t_crash' AND c.split_entries = (SELECT count(*) FROM ordered_uuid_index_split_stats())
 		AND c.split_entries <= c.max_entries AND c.split_dropped = 0 AND c.wal_start IS NOT NULL
 	   FROM collector_info() c"
+check_soon "after a crash: one slot of ours, the new worker's" "$primary" \
+	"SELECT count(*) = 1 AND bool_and(s.active_pid = c.worker_pid)
+	   FROM pg_replication_slots s, collector_info() c WHERE s.slot_name LIKE 'ordered_uuid%'"
 rc=0
 grep -q "all server processes terminated; reinitializing" "$primary/server.log" || rc=$?
 report "after a crash: the server reinitialised (its log says so)" $rc
@@ -175,6 +307,16 @@ check "standby: index_splits() equals pgstatindex" "$standby" \
 	"SELECT s.leaf_splits = i.leaf_pages - 1 AND s.upper_splits + s.root_splits = i.internal_pages
 		AND s.root_splits = i.tree_level FROM index_splits('$lsn0', '$lsn1') s, pgstatindex('d_pkey') i
 	  WHERE s.relfilenode = pg_relation_filenode('d_pkey')"
+
+# a start inside the zeroed pages after a WAL switch record, as received
+sw=$(sql "$primary" "CREATE TABLE g (id int PRIMARY KEY); SELECT pg_switch_wal()" | tail -n 1)
+sql "$primary" "INSERT INTO g SELECT generate_series(1, 20000)"
+lsn1=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")
+await "$standby" "SELECT pg_last_wal_replay_lsn() >= '$lsn1'"
+check "standby: index_splits() from inside a WAL switch's padding equals pgstatindex" "$standby" \
+	"SELECT s.leaf_splits = i.leaf_pages - 1 AND s.root_splits = i.tree_level AND s.leaf_splits > 10
+		FROM index_splits('$sw'::pg_lsn + 8192) s, pgstatindex('g_pkey') i
+	  WHERE s.relfilenode = pg_relation_filenode('g_pkey')"
 
 # ---- promotion: a new timeline; splits counted across the switch ------------
 lsn0=$(sql "$primary" "CREATE TABLE e (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)

@@ -105,14 +105,18 @@ SELECT sum(samples) > :ckpt_before AS profile_kept_and_growing FROM wait_profile
 SELECT count(*) > 0 AS splits_kept FROM index_split_stats WHERE index = 'split_t_pkey'::regclass;
 
 --
--- 4. WAL recycled before the worker read it is skipped and counted, not an
--- error.  The worker is put to sleep (1 min interval: it reads WAL only
--- between rounds or on a reload), two segment switches and checkpoints
--- remove the segment after the one it stopped in, then a reload wakes it.
+-- 4. Without its replication slot (max_wal_keep_size = 0), WAL recycled
+-- before the worker read it is skipped and counted, not an error.  The
+-- worker is put to sleep (1 min interval: it reads WAL only between rounds
+-- or on a reload), two segment switches and checkpoints remove the segment
+-- after the one it stopped in, then a reload wakes it.
 --
 ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
+ALTER SYSTEM SET ordered_uuid.max_wal_keep_size = 0;
 SELECT pg_reload_conf();
 SELECT pg_temp.wait_asleep() AS worker_asleep;
+SELECT wal_retention FROM collector_info();
+SELECT count(*) AS our_slots FROM pg_replication_slots WHERE slot_name = 'ordered_uuid_collector';
 SELECT wal_skipped_bytes AS skipped0, pg_walfile_name(pg_current_wal_insert_lsn()) AS seg_after
   FROM collector_info() \gset
 CREATE TABLE recycle_t AS SELECT generate_series(1, 1000) AS id;
@@ -124,6 +128,7 @@ CHECKPOINT;
 -- independent check: the segment written after the worker fell asleep is gone
 SELECT count(*) AS segment_still_there FROM pg_ls_waldir() WHERE name = :'seg_after';
 ALTER SYSTEM RESET ordered_uuid.sample_interval;
+ALTER SYSTEM RESET ordered_uuid.max_wal_keep_size;
 SELECT pg_reload_conf();
 CREATE FUNCTION pg_temp.wait_skipped(s0 bigint) RETURNS bool LANGUAGE plpgsql AS $$
 BEGIN
@@ -141,6 +146,52 @@ SELECT pg_current_wal_flush_lsn() AS lsn2 \gset
 SELECT pg_temp.wait_wal(:'lsn2') AS following_again;
 SELECT current_setting('ordered_uuid.sample_interval') AS interval_back;
 DROP TABLE recycle_t;
+
+--
+-- 4b. With its slot (the default), the same loses nothing: while the worker
+-- sleeps, 120 indexes churn, 30,000 rows go into a live index, and segment
+-- switches and immediate checkpoints pass; the segment it stopped in stays,
+-- its lag shows, and once awake it counts every split (pgstatindex).
+--
+SELECT pg_temp.wait_until($$SELECT wal_retention = 'slot' FROM collector_info()$$) AS slot_back;
+CREATE EXTENSION IF NOT EXISTS pgstattuple;
+CREATE TABLE keep_t (id int PRIMARY KEY);
+INSERT INTO keep_t SELECT generate_series(1, 1000);
+SELECT pg_current_wal_flush_lsn() AS lsn3 \gset
+SELECT pg_temp.wait_wal(:'lsn3') AS caught_up_before;
+ALTER SYSTEM SET ordered_uuid.sample_interval = '1min';
+SELECT pg_reload_conf();
+SELECT pg_temp.wait_asleep() AS worker_asleep;
+SELECT wal_skipped_bytes AS skipped1, pg_walfile_name(wal_reached) AS seg_reading FROM collector_info() \gset
+SELECT pg_switch_wal() IS NOT NULL AS switched;
+DO $$
+BEGIN
+	FOR i IN 1..120 LOOP
+		EXECUTE format('CREATE TABLE churn_%s (id int PRIMARY KEY)', i);
+		EXECUTE format('INSERT INTO churn_%s SELECT generate_series(1, 400)', i);
+		EXECUTE format('DROP TABLE churn_%s', i);
+	END LOOP;
+END $$;
+INSERT INTO keep_t SELECT generate_series(1001, 31000);
+SELECT pg_switch_wal() IS NOT NULL AS switched;
+CHECKPOINT;
+SELECT pg_switch_wal() IS NOT NULL AS switched;
+CHECKPOINT;
+SELECT count(*) AS segment_kept FROM pg_ls_waldir() WHERE name = :'seg_reading';
+SELECT wal_lag_bytes > 1000000 AS lag_bytes_shown, wal_lag > interval '0' AS lag_time_shown,
+	   wal_retention FROM collector_info();
+ALTER SYSTEM RESET ordered_uuid.sample_interval;
+SELECT pg_reload_conf();
+SELECT pg_current_wal_flush_lsn() AS lsn4 \gset
+SELECT pg_temp.wait_wal(:'lsn4') AS caught_up_after;
+SELECT s.leaf_splits = i.leaf_pages - 1 AS leaf_exact, s.root_splits = i.tree_level AS root_exact,
+	   s.upper_splits + s.root_splits = i.internal_pages AS internal_exact
+  FROM index_split_stats s, pgstatindex('keep_t_pkey') i WHERE s.index = 'keep_t_pkey'::regclass;
+SELECT wal_skipped_bytes = :skipped1 AS nothing_skipped, wal_lag_bytes < 1000000 AS lag_gone
+  FROM collector_info();
+SELECT s.active AND s.active_pid = c.worker_pid AS slot_held_by_worker
+  FROM pg_replication_slots s, collector_info() c WHERE s.slot_name = 'ordered_uuid_collector';
+DROP TABLE keep_t;
 
 --
 -- 5. Privileges: reset is not for PUBLIC; a plain role sees rows of its own

@@ -171,3 +171,20 @@ END $$;
 SELECT pg_temp.splits_error('0/0');
 SELECT pg_current_wal_insert_lsn() + 1000000 AS future \gset
 SELECT count(*) FROM index_splits(:'future');
+
+-- A start inside the zeroed pages that follow a WAL switch record (they
+-- have no page header): the records after it, as a reader starting at the
+-- next segment finds them, and as many leaf splits as pgstatindex counts.
+CREATE TABLE diag_switch (id int PRIMARY KEY);
+SELECT pg_switch_wal() AS sw, setting::bigint AS segsize FROM pg_settings WHERE name = 'wal_segment_size' \gset
+SELECT :'sw'::pg_lsn - file_offset + :segsize AS next_segment FROM pg_walfile_name_offset(:'sw') \gset
+SELECT count(*) AS splits_in_padding FROM index_splits(:'sw'::pg_lsn + 8192);
+INSERT INTO diag_switch SELECT generate_series(1, 5000);
+SELECT pg_current_wal_insert_lsn() AS switch_end \gset
+SELECT start, s.leaf_splits = st.leaf_pages - 1 AS leaf_exact, s.root_splits = st.tree_level AS root_exact
+FROM (VALUES ('switch point', :'sw'::pg_lsn), ('a page after it', :'sw'::pg_lsn + 8192),
+			 ('the padding''s last byte', :'next_segment'::pg_lsn - 1), ('the next segment', :'next_segment'::pg_lsn)) AS v(start, lsn)
+CROSS JOIN LATERAL index_splits(v.lsn, :'switch_end') AS s
+CROSS JOIN pgstatindex('diag_switch_pkey') AS st
+WHERE s.index = 'diag_switch_pkey'::regclass;
+DROP TABLE diag_switch;

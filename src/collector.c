@@ -98,6 +98,15 @@ ou_collector_define_gucs(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomIntVariable("ordered_uuid.max_wal_keep_size",
+							"Most WAL the collector's replication slot keeps for it while it is behind.",
+							"Beyond it a checkpoint may recycle WAL the collector has not read; it skips and counts it. -1 keeps without bound, 0 uses no slot.",
+							&ou_max_wal_keep_size,
+							1024, -1, MAX_KILOBYTES,
+							PGC_SIGHUP,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+
 	/*
 	 * The detailed profile's dimensions and the history's size decide what
 	 * shared memory exists and what a key means, so they are fixed at start:
@@ -403,6 +412,9 @@ ou_collector_main(Datum main_arg)
 			/* a new interval takes effect now, not after the old one */
 			if (ou_sample_interval != old_interval)
 				next = GetCurrentTimestamp() + (int64) ou_sample_interval * 1000;
+			/* no slot wanted: drop it now, not at the next slice */
+			if (ou_max_wal_keep_size == 0 && ou_track_splits)
+				ou_retain_end(OU_RETAIN_OFF);
 		}
 		interval_us = (int64) ou_sample_interval * 1000;
 

@@ -109,6 +109,18 @@ typedef struct OuTableCounters
 	uint64		evicted;		/* entries removed to make room */
 } OuTableCounters;
 
+/* whether and why not the collector keeps the WAL it has not read (collector_retain.c) */
+typedef enum OuRetention
+{
+	OU_RETAIN_NONE = 0,			/* not following the WAL */
+	OU_RETAIN_HOLDING,			/* its slot keeps what it has not read */
+	OU_RETAIN_RELEASED,			/* behind by more than max_wal_keep_size */
+	OU_RETAIN_OFF,				/* ordered_uuid.max_wal_keep_size = 0 */
+	OU_RETAIN_WAL_LEVEL,		/* wal_level = minimal: no slot possible */
+	OU_RETAIN_NO_FREE_SLOT,		/* max_replication_slots all in use */
+	OU_RETAIN_NAME_IN_USE		/* a slot of its name exists already */
+} OuRetention;
+
 typedef struct OuShared
 {
 	LWLock	   *lock;			/* protects everything below and the tables */
@@ -128,6 +140,8 @@ typedef struct OuShared
 	XLogRecPtr	wal_reached;	/* how far it has read */
 	uint64		wal_records;	/* records read */
 	uint64		wal_skipped_bytes;	/* WAL recycled before it was read */
+	TimestampTz wal_caught_up;	/* when it last had read all the WAL on disk */
+	OuRetention wal_retention;	/* how it keeps the WAL it has not read */
 } OuShared;
 
 extern OuShared *ou_shared;
@@ -163,6 +177,13 @@ extern void ou_collector_define_gucs(void);
 extern void ou_collector_register_worker(void);
 extern void ou_collector_enable_query_id(void);
 extern PGDLLEXPORT void ou_collector_main(Datum main_arg);
+
+/* collector_retain.c: the slot that keeps the WAL not read yet */
+extern int	ou_max_wal_keep_size;
+extern void ou_retain_begin(void);
+extern void ou_retain_advance(XLogRecPtr next_lsn);
+extern void ou_retain_end(OuRetention state);
+extern const char *ou_retention_name(OuRetention state);
 
 /* collector_wal.c: split counts from following the WAL */
 extern bool ou_splits_follow(TimestampTz deadline);

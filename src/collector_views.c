@@ -362,6 +362,33 @@ ordered_uuid_index_split_stats(PG_FUNCTION_ARGS)
 }
 
 /*
+ * ou_wal_lag_columns
+ *		wal_lag_bytes, the WAL on disk (flushed, or replayed on a standby)
+ *		that the collector has not read, and wal_lag, the time since it last
+ *		had read all of it (0 when it has); both NULL while it does not
+ *		follow the WAL.
+ */
+static void
+ou_wal_lag_columns(const OuShared *copy, Datum *values, bool *nulls)
+{
+	XLogRecPtr	disk;
+	TimestampTz now;
+
+	if (copy->wal_reached == InvalidXLogRecPtr || copy->worker_pid == 0 || RecoveryInProgress())
+	{
+		nulls[0] = nulls[1] = true;
+		return;
+	}
+	disk = ou_wal_flush_lsn();
+	values[0] = Int64GetDatum(disk > copy->wal_reached ? (int64) (disk - copy->wal_reached) : 0);
+	now = GetCurrentTimestamp();
+	if (disk <= copy->wal_reached || copy->wal_caught_up == 0 || now < copy->wal_caught_up)
+		values[1] = ou_interval_us(0);
+	else
+		values[1] = ou_interval_us(now - copy->wal_caught_up);
+}
+
+/*
  * ordered_uuid_collector_info
  *		One row about the collector itself: its worker, the tables' use and
  *		capacity, what was dropped and evicted, how far it has followed the
@@ -371,9 +398,10 @@ Datum
 ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[20];
-	bool		nulls[20];
+	Datum		values[23];
+	bool		nulls[23];
 	OuShared	copy;
+	const char *retention;
 	long		np,
 				ne,
 				ns;
@@ -415,6 +443,12 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	values[17] = Int64GetDatum((int64) copy.split.evicted);
 	values[18] = Int64GetDatum((int64) copy.split_pruned);
 	values[19] = CStringGetTextDatum(ou_collector_state(copy.worker_pid));
+	/* 1.3.0: how far behind the WAL it is, and how it keeps what it has not read */
+	ou_wal_lag_columns(&copy, values + 20, nulls + 20);
+	retention = ou_retention_name(copy.wal_retention);
+	nulls[22] = retention == NULL || copy.worker_pid == 0;
+	if (!nulls[22])
+		values[22] = CStringGetTextDatum(retention);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

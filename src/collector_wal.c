@@ -10,9 +10,12 @@
  * of the worker stopped (after a worker restart) or at the current flush
  * position (after a server start), reads what is on disk in slices that end
  * at the next sampling deadline, and adds each slice's counts to the shared
- * table keyed by (database, tablespace, relfilenode).  WAL recycled before it
- * was read is skipped and counted (collector_info().wal_skipped_bytes),
- * never an error.  The relfilenode is mapped to an index at read time.
+ * table keyed by (database, tablespace, relfilenode).  A replication slot
+ * keeps the WAL it has not read (collector_retain.c); WAL recycled before it
+ * was read all the same (no slot, or behind by more than
+ * ordered_uuid.max_wal_keep_size) is skipped and counted
+ * (collector_info().wal_skipped_bytes), never an error.  The relfilenode is
+ * mapped to an index at read time.
  *
  * Entries of dead relfilenodes are pruned as the WAL says they die: a commit
  * record lists the relfilenodes its transaction dropped (DROP, TRUNCATE,
@@ -91,6 +94,8 @@ ou_splits_follow_stop(void)
 	ou_ndead = ou_dead_cap = 0;
 	ou_dead_dirs = NULL;
 	ou_ndead_dirs = ou_dead_dirs_cap = 0;
+	/* nothing is kept for a reader that does not read */
+	ou_retain_end(OU_RETAIN_NONE);
 	/* when turned on again, start afresh at the flush position */
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
 	ou_shared->wal_reached = InvalidXLogRecPtr;
@@ -155,9 +160,11 @@ ou_split_recency_cmp(const void *a, const void *b)
  *		Add a slice's local counts to the shared table, after pruning the
  *		relfilenodes that died in it, the least recently split first (so
  *		that an eviction the slice causes takes the right entries).
+ *		caught_up, when not 0, is a time by which all the WAL flushed has
+ *		now been read.
  */
 static void
-ou_splits_flush(HTAB *local)
+ou_splits_flush(HTAB *local, TimestampTz caught_up)
 {
 	HASH_SEQ_STATUS seq;
 	OuSplitEntry *l;
@@ -206,6 +213,8 @@ ou_splits_flush(HTAB *local)
 	ou_shared->wal_reached = ou_scan->next_lsn;
 	ou_shared->wal_records += ou_scan->records - ou_scan_records_reported;
 	ou_shared->wal_skipped_bytes += ou_scan->bytes_skipped - ou_scan_skipped_reported;
+	if (caught_up != 0)
+		ou_shared->wal_caught_up = caught_up;
 	LWLockRelease(ou_shared->lock);
 	ou_scan_records_reported = ou_scan->records;
 	ou_scan_skipped_reported = ou_scan->bytes_skipped;
@@ -359,11 +368,15 @@ ou_splits_follow(TimestampTz deadline)
 	OuWalScanStatus st;
 	int			nrec = 0;
 	bool		more = false;
+	TimestampTz began = GetCurrentTimestamp();
 
 	if (ou_scan == NULL)
 	{
 		XLogRecPtr	start;
 		bool		afresh;
+
+		/* keep the WAL from the last redo position on before picking the start */
+		ou_retain_begin();
 
 		ou_wal_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid collector WAL",
 										   ALLOCSET_DEFAULT_SIZES);
@@ -396,6 +409,9 @@ ou_splits_follow(TimestampTz deadline)
 		LWLockRelease(ou_shared->lock);
 	}
 
+	/* what it has read need not be kept any longer; nor, past the bound, the rest */
+	ou_retain_advance(ou_scan->next_lsn);
+
 	local = ou_splits_local_create();
 
 	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
@@ -414,7 +430,7 @@ ou_splits_follow(TimestampTz deadline)
 	MemoryContextSwitchTo(oldcxt);
 	/* skip_removed: OU_WAL_REMOVED is never returned */
 
-	ou_splits_flush(local);
+	ou_splits_flush(local, more ? 0 : began);
 	hash_destroy(local);
 	return more;
 }

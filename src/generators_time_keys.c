@@ -162,20 +162,21 @@ uuid_time_block_id(PG_FUNCTION_ARGS)
 
 /*
  * unix_seconds_to_timestamptz
- *		The timestamptz of Unix second s (>= 0); 22008 beyond the end of the
- *		timestamp range.
+ *		The timestamptz of Unix second s (>= 0), or +infinity when that second
+ *		lies beyond the end of the timestamp range.
+ *
+ * It counts from PostgreSQL's epoch, not Unix's: the microseconds since 1970
+ * of the last years of the range (from 294247-01-10 on) do not fit in 64 bits.
  */
 static TimestampTz
 unix_seconds_to_timestamptz(int64 s)
 {
+	int64		pg_s = s - OU_UNIX_EPOCH_OFFSET_US / USECS_PER_SEC;
 	int64		us;
 
-	if (pg_mul_s64_overflow(s, USECS_PER_SEC, &us) ||
-		!IS_VALID_TIMESTAMP(us - OU_UNIX_EPOCH_OFFSET_US))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range")));
-	return us - OU_UNIX_EPOCH_OFFSET_US;
+	if (pg_mul_s64_overflow(pg_s, USECS_PER_SEC, &us) || !IS_VALID_TIMESTAMP(us))
+		return DT_NOEND;
+	return us;
 }
 
 /*
@@ -186,8 +187,10 @@ unix_seconds_to_timestamptz(int64 s)
  *		occurrence that starts at or before reference, latest first.
  *
  * The range is one effective block long (interval_length unless
- * interval_count is not a power of 256, see generators.c).  NULL when block
- * has not begun since 1970 by reference.
+ * interval_count is not a power of 256, see generators.c); its end is
+ * +infinity when the block ends after the last timestamp.  NULL when block
+ * has not begun since 1970 by reference.  The start is at or before
+ * reference, so it always lies in the timestamp range.
  */
 Datum
 uuid_time_block_range(PG_FUNCTION_ARGS)

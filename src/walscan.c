@@ -260,8 +260,37 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 }
 
 /*
+ * Read on from the first record of find_lsn's segment to the first record
+ * starting at or after find_lsn.  For a find_lsn inside the zeroed padding
+ * that follows a WAL switch record (whose pages have no valid header, so
+ * XLogFindNextRecord cannot start there): the switch record ends at the next
+ * segment, where reading goes on.  Returns NULL as ou_find_first_record does.
+ */
+static XLogRecord *
+ou_find_from_segment_start(OuWalScan *scan, char **errormsg)
+{
+	XLogReaderState *state = scan->reader;
+	XLogSegNo	segno;
+	XLogRecPtr	seg_start;
+	XLogRecord *rec;
+
+	XLByteToSeg(scan->find_lsn, segno, wal_segment_size);
+	XLogSegNoOffsetToRecPtr(segno, 0, wal_segment_size, seg_start);
+	if (XLogRecPtrIsInvalid(ou_xlog_find_next_record(state, seg_start)))
+		return NULL;
+	do
+	{
+		CHECK_FOR_INTERRUPTS();
+		rec = XLogReadRecord(state, errormsg);
+	} while (rec != NULL && state->ReadRecPtr < scan->find_lsn);
+	return rec;
+}
+
+/*
  * Position the reader on the first record starting at or after find_lsn and
  * read it (XLogFindNextRecord: core's from 15 on, compat.c's copy on 14).
+ * Where no record can be found from find_lsn's page (a page of a switch
+ * record's padding), read on from the segment's first record instead.
  * Returns that record, or NULL with page_end / page_removed set.
  */
 static XLogRecord *
@@ -275,6 +304,12 @@ ou_find_first_record(OuWalScan *scan)
 		rec = XLogReadRecord(state, &errormsg);
 	else
 		rec = NULL;
+	if (rec == NULL && !scan->page_end && !scan->page_removed &&
+		XLogSegmentOffset(scan->find_lsn, wal_segment_size) >= XLOG_BLCKSZ)
+	{
+		errormsg = NULL;
+		rec = ou_find_from_segment_start(scan, &errormsg);
+	}
 	if (rec == NULL && !scan->page_end && !scan->page_removed)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),

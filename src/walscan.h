@@ -20,7 +20,9 @@
  *
  * - start: any LSN.  The scan returns the records that START at or after it
  *	 (XLogFindNextRecord: core's from 15 on, a copy of its logic in compat.c
- *	 on 14, whose backend lacks it).
+ *	 on 14, whose backend lacks it).  A start inside the zeroed pages after
+ *	 a WAL switch record (no page header there) reads on from its segment's
+ *	 first record, past the switch, to the records of the next segment.
  * - end: the scan returns only records that END at or before it (the rule of
  *	 pg_walinspect), then OU_WAL_END.  InvalidXLogRecPtr = follow the flush
  *	 pointer (replay pointer on a standby): the scan returns every complete

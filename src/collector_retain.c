@@ -1,0 +1,265 @@
+/*-------------------------------------------------------------------------
+ *
+ * collector_retain.c
+ *	  The replication slot with which the collector's worker keeps the WAL it
+ *	  has not read yet, so that a checkpoint does not recycle it first.
+ *
+ * While it follows the WAL, the worker owns an ephemeral physical slot,
+ * ordered_uuid_collector (never made persistent: core drops it when the
+ * worker exits, for whatever reason, and removes it at startup if it finds
+ * it on disk after a crash; so a server without the library, or without a
+ * worker, holds no WAL for it).  Its restart_lsn follows what the worker has
+ * read, segment by segment, as a walsender's slot follows its standby's
+ * flush position; core keeps every segment from there on (KeepLogSeg).
+ *
+ * ordered_uuid.max_wal_keep_size bounds what it keeps: when the worker is
+ * more than that behind the WAL on disk, restart_lsn moves to that distance
+ * behind it, a checkpoint may then recycle what lies before, and the worker
+ * skips it and counts it (collector_info().wal_skipped_bytes), as without a
+ * slot (a LOG message says when it lets go).  0 means no slot.  The bound
+ * is applied by the worker before each slice it reads; core's max_slot_wal_keep_size, when set, applies too (it
+ * invalidates the slot and terminates the worker, which starts again a
+ * second later with a new slot).
+ *
+ * No slot, never an error, when wal_level is minimal, when no slot is free
+ * (max_replication_slots), or when a slot of that name exists already;
+ * collector_info().wal_retention says which, and the worker tries again
+ * every OU_RETAIN_RETRY_US.
+ *
+ * IDENTIFICATION
+ *	  src/collector_retain.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "access/xlog_internal.h"
+#include "replication/slot.h"
+#include "storage/lwlock.h"
+#include "storage/spin.h"
+#include "utils/timestamp.h"
+
+#include "collector.h"
+#include "compat.h"
+#include "walscan.h"
+
+#define OU_RETAIN_SLOT_NAME "ordered_uuid_collector"
+/* how often a worker without a slot tries again to have one */
+#define OU_RETAIN_RETRY_US	(10 * 1000 * 1000)
+
+int			ou_max_wal_keep_size = 1024;	/* MB; -1 no bound, 0 no slot */
+
+static TimestampTz ou_retain_tried = 0;
+
+/* publish the retention state */
+static void
+ou_retain_set_state(OuRetention state)
+{
+	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	ou_shared->wal_retention = state;
+	LWLockRelease(ou_shared->lock);
+}
+
+/*
+ * ou_retain_why_not
+ *		Why no slot can be had now (OU_RETAIN_HOLDING when one can): the
+ *		setting, wal_level, a slot of our name, no free slot.
+ */
+static OuRetention
+ou_retain_why_not(void)
+{
+	bool		free_slot = false;
+	int			i;
+
+	if (ou_max_wal_keep_size == 0)
+		return OU_RETAIN_OFF;
+	if (wal_level < WAL_LEVEL_REPLICA)
+		return OU_RETAIN_WAL_LEVEL;
+	if (max_replication_slots == 0)
+		return OU_RETAIN_NO_FREE_SLOT;
+	LWLockAcquire(ReplicationSlotControlLock, LW_SHARED);
+	if (SearchNamedReplicationSlot(OU_RETAIN_SLOT_NAME, false) != NULL)
+	{
+		LWLockRelease(ReplicationSlotControlLock);
+		return OU_RETAIN_NAME_IN_USE;
+	}
+	for (i = 0; i < max_replication_slots && !free_slot; i++)
+		free_slot = !ReplicationSlotCtl->replication_slots[i].in_use;
+	LWLockRelease(ReplicationSlotControlLock);
+	return free_slot ? OU_RETAIN_HOLDING : OU_RETAIN_NO_FREE_SLOT;
+}
+
+/*
+ * ou_retain_create
+ *		Create and reserve our slot, in a transaction so that an error
+ *		(the last free slot or the name taken a moment ago) leaves nothing
+ *		held; returns whether we have it.
+ */
+static bool
+ou_retain_create(void)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile bool held = false;
+
+	StartTransactionCommand();
+	PG_TRY();
+	{
+		ou_create_ephemeral_slot(OU_RETAIN_SLOT_NAME);
+		ReplicationSlotReserveWal();
+		held = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		if (MyReplicationSlot != NULL)
+			ReplicationSlotRelease();	/* ephemeral: dropped */
+		if (edata->sqlerrcode != ERRCODE_CONFIGURATION_LIMIT_EXCEEDED &&
+			edata->sqlerrcode != ERRCODE_DUPLICATE_OBJECT)
+			ReThrowError(edata);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	if (held)
+		CommitTransactionCommand();
+	MemoryContextSwitchTo(cxt);
+	return held;
+}
+
+/*
+ * ou_retain_begin
+ *		Have a slot (when the setting and the server allow one) that keeps
+ *		the WAL from the last checkpoint's redo position on: called before
+ *		the worker picks where it starts reading.
+ */
+void
+ou_retain_begin(void)
+{
+	OuRetention state;
+
+	if (MyReplicationSlot != NULL)
+		return;
+	ou_retain_tried = GetCurrentTimestamp();
+	state = ou_retain_why_not();
+	if (state == OU_RETAIN_HOLDING && !ou_retain_create())
+		state = ou_retain_why_not() == OU_RETAIN_NAME_IN_USE ?
+			OU_RETAIN_NAME_IN_USE : OU_RETAIN_NO_FREE_SLOT;
+	ou_retain_set_state(state);
+}
+
+/*
+ * ou_retain_end
+ *		Drop our slot (track_splits off, the setting turned to 0): nothing
+ *		is kept for a reader that does not read.
+ */
+void
+ou_retain_end(OuRetention state)
+{
+	if (MyReplicationSlot != NULL)
+		ReplicationSlotRelease();	/* ephemeral: dropped */
+	ou_retain_set_state(state);
+}
+
+/*
+ * ou_retain_advance
+ *		The worker has read up to next_lsn: let the slot keep the WAL from
+ *		there on, or from ordered_uuid.max_wal_keep_size behind the WAL on
+ *		disk when it is further behind than that.  Moves only forward, and
+ *		tells core only when the segment of restart_lsn changes.  Also
+ *		follows the setting: drops the slot at 0, creates one as soon as
+ *		it is no longer 0, and tries again every OU_RETAIN_RETRY_US when
+ *		the server had none to give.
+ */
+void
+ou_retain_advance(XLogRecPtr next_lsn)
+{
+	ReplicationSlot *slot = MyReplicationSlot;
+	XLogRecPtr	flush = ou_wal_flush_lsn();
+	XLogRecPtr	keep_from = next_lsn;
+	XLogRecPtr	old;
+	OuRetention state = OU_RETAIN_HOLDING;
+	XLogSegNo	old_seg,
+				new_seg;
+
+	if (slot == NULL)
+	{
+		/* at once when the setting asks for a slot again, else every RETRY */
+		if (ou_max_wal_keep_size != 0 &&
+			(ou_shared->wal_retention == OU_RETAIN_OFF ||
+			 GetCurrentTimestamp() - ou_retain_tried >= OU_RETAIN_RETRY_US))
+			ou_retain_begin();
+		else if (ou_max_wal_keep_size == 0)
+			ou_retain_set_state(OU_RETAIN_OFF);
+		return;
+	}
+	if (ou_max_wal_keep_size == 0)
+	{
+		ou_retain_end(OU_RETAIN_OFF);
+		return;
+	}
+	if (ou_max_wal_keep_size > 0 && flush > next_lsn &&
+		flush - next_lsn > (uint64) ou_max_wal_keep_size * 1024 * 1024)
+	{
+		keep_from = flush - (uint64) ou_max_wal_keep_size * 1024 * 1024;
+		state = OU_RETAIN_RELEASED;
+	}
+
+	SpinLockAcquire(&slot->mutex);
+	old = slot->data.restart_lsn;
+	if (keep_from > old)
+		slot->data.restart_lsn = keep_from;
+	SpinLockRelease(&slot->mutex);
+
+	if (keep_from > old)
+	{
+		XLByteToSeg(old, old_seg, wal_segment_size);
+		XLByteToSeg(keep_from, new_seg, wal_segment_size);
+		if (new_seg != old_seg)
+		{
+			ReplicationSlotMarkDirty();
+			ReplicationSlotsComputeRequiredLSN();
+		}
+	}
+	if (ou_shared->wal_retention == state)
+		return;
+	if (state == OU_RETAIN_RELEASED)
+		ereport(LOG,
+				(errmsg("ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (%d MB) behind the WAL",
+						ou_max_wal_keep_size),
+				 errdetail("A checkpoint may recycle WAL it has not read; the split counts of that WAL are lost and counted as skipped.")));
+	ou_retain_set_state(state);
+}
+
+/*
+ * ou_retention_name
+ *		collector_info().wal_retention's word for a state (NULL: not
+ *		following the WAL).
+ */
+const char *
+ou_retention_name(OuRetention state)
+{
+	switch (state)
+	{
+		case OU_RETAIN_HOLDING:
+			return "slot";
+		case OU_RETAIN_RELEASED:
+			return "slot, released past max_wal_keep_size";
+		case OU_RETAIN_OFF:
+			return "off";
+		case OU_RETAIN_WAL_LEVEL:
+			return "none: wal_level is minimal";
+		case OU_RETAIN_NO_FREE_SLOT:
+			return "none: no free replication slot";
+		case OU_RETAIN_NAME_IN_USE:
+			return "none: slot name in use";
+		case OU_RETAIN_NONE:
+			break;
+	}
+	return NULL;
+}
