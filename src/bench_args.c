@@ -39,6 +39,8 @@
 
 /* ordered_uuid.bench_max_workers; -1: half of max_worker_processes */
 static int	ou_bench_max_workers = -1;
+/* ordered_uuid.bench_lock_timeout, milliseconds */
+static int	ou_bench_lock_timeout_ms = 10000;
 
 /*
  * ou_bench_define_gucs
@@ -56,6 +58,24 @@ ou_bench_define_gucs(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("ordered_uuid.bench_lock_timeout",
+							"Longest a benchmark waits for a lock that another session holds.",
+							"Bounds the lock waits of a run's own statements (creating, measuring and dropping its scratch objects, its clean-up) and of its start for other runs' starts; the measured inserts and reads keep lock_timeout.",
+							&ou_bench_lock_timeout_ms,
+							10000, 1, 3600000,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+/*
+ * ou_bench_lock_timeout
+ *		ordered_uuid.bench_lock_timeout, in milliseconds.
+ */
+int
+ou_bench_lock_timeout(void)
+{
+	return ou_bench_lock_timeout_ms;
 }
 
 /*

@@ -233,7 +233,28 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 				 errmsg("benchmark needs %d background workers, but max_worker_processes is %d",
 						nworkers, max_worker_processes),
 				 errhint("Raise max_worker_processes (this needs a restart) or use fewer clients.")));
-	limits = ou_bench_check_role(nworkers, schema != NULL);
+
+	/*
+	 * Count and register under the cap lock, and hold it until the workers
+	 * are connected, so that other runs' counts see them (bench_proc.c).
+	 */
+	if (!ou_bench_cap_lock(ou_bench_lock_timeout(),
+						   psprintf("%s: waiting for other benchmark runs to start their workers", fname)))
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("could not start benchmark workers within %d ms", ou_bench_lock_timeout()),
+				 errdetail("Other benchmark runs were starting their workers all the time. Runs start one after the other, so that together they stay within ordered_uuid.bench_max_workers."),
+				 errhint("Try again, or raise ordered_uuid.bench_lock_timeout.")));
+	PG_TRY();
+	{
+		limits = ou_bench_check_role(nworkers, schema != NULL);
+	}
+	PG_CATCH();
+	{
+		ou_bench_cap_unlock();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 
 	extschema = get_namespace_name(get_func_namespace(fn_oid));
 	sp = GetConfigOption("search_path", false, false);
@@ -250,6 +271,7 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 	sh->nworkers = nworkers;
 	sh->run_id = run_id;
 	sh->limits = limits;
+	sh->lock_timeout_ms = ou_bench_lock_timeout();
 	strlcpy(sh->client_min_messages, GetConfigOption("client_min_messages", false, false),
 			sizeof(sh->client_min_messages));
 	strlcpy(sh->fname, fname, NAMEDATALEN);
@@ -265,6 +287,13 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 			elog(ERROR, "benchmark run %s is already locked", schema ? schema : "");
 		run->locked = true;
 		ou_bench_launch(run);
+		if (!ou_bench_wait_connected(run->handles, nworkers, sh->lock_timeout_ms))
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("benchmark workers did not connect within %d ms", sh->lock_timeout_ms),
+					 errdetail("A run's workers must be connected before other runs start theirs; until then, ordered_uuid.bench_lock_timeout bounds the wait."),
+					 errhint("Look for sessions that hold locks on the catalogs (pg_locks), or raise ordered_uuid.bench_lock_timeout.")));
+		ou_bench_cap_unlock();
 
 		/* the first worker drops dead runs and creates the scratch schema */
 		if (schema)
@@ -601,6 +630,7 @@ ou_bench_release(OuBenchRun *run)
 	int			i;
 
 	run->done = true;
+	ou_bench_cap_unlock();
 	if (run->locked)
 	{
 		LockRelease(&run->tag, ExclusiveLock, true);
@@ -642,7 +672,8 @@ ou_bench_finish(OuBenchRun *run, const char *kept)
 		ou_bench_set_text(run, list_make1(kept ? pstrdup(kept) : ""));
 		run->sh->drop_schema = !kept;
 		ou_bench_send(run, kept ? OU_CMD_KEEP : OU_CMD_DROP, 0, 0, NULL, NULL, 0);
-		if (!kept && run->sh->slots[0].count > 0)
+		/* a lock not had in time was warned of by the worker */
+		if (!kept && run->sh->slots[0].count == OU_DROP_FOREIGN)
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("scratch schema \"%s\" was not dropped", schema),
@@ -676,8 +707,8 @@ ou_bench_abort(OuBenchRun *run)
 	ou_bench_detach_queues(run);
 	(void) ou_chan_wait_stopped(run->handles, run->nworkers, OU_STOP_WAIT_MS);
 	if (run->created)
-		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,
-								run->fname, true);
+		ou_bench_launch_cleanup(run->sh, true);
+	ou_bench_cap_unlock();
 	RESUME_INTERRUPTS();
 	ou_bench_release(run);
 }
@@ -699,8 +730,8 @@ ou_bench_on_detach(dsm_segment *seg, Datum arg)
 	run->done = true;
 	ou_bench_terminate(run);
 	if (run->created)
-		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,
-								run->fname, false);
+		ou_bench_launch_cleanup(run->sh, false);
+	ou_bench_cap_unlock();
 }
 
 /*
