@@ -9,9 +9,12 @@
  *
  * The limits count the benchmark workers already running (of every run,
  * bench_proc.c), then the new run's.  The leader checks them before any
- * worker starts; each worker checks them again once it is connected, so
- * that runs starting at the same time cannot both pass: as with a backend
- * that connects, the one that comes last sees the others and fails.
+ * worker starts, under the cap lock that it holds until its workers are
+ * connected (bench_leader.c), so that runs starting at the same time count
+ * one after the other; each worker checks them again once it is connected,
+ * as a backend that connects does.  ordered_uuid.bench_lock_timeout bounds
+ * every wait of a run for a lock that another session holds
+ * (bench_lockwait.c).
  *
  * IDENTIFICATION
  *	  src/bench_args.c

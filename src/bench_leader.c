@@ -18,6 +18,12 @@
  * every field, as a parallel worker's are in the leader of a parallel
  * query; the worker and the phase are added to their context.
  *
+ * Runs start one after the other: the leader takes the cap lock
+ * (bench_proc.c), checks the limits, registers its workers and keeps the
+ * lock until they are connected, so that the next leader's count sees them
+ * and the cap (ordered_uuid.bench_max_workers) holds for runs that start
+ * together.
+ *
  * The leader never runs SQL and never opens or locks a scratch relation,
  * so a worker dropping one can never wait for the leader.  It holds the
  * run lock (bench_protocol.h) from the start to the end of the run, so
