@@ -31,8 +31,10 @@
  *
  * The workers are sessions of their own: a lock the caller's transaction
  * holds can make one wait for the leader while the leader waits for it, a
- * cycle the deadlock detector cannot see.  The leader looks for it while it
- * waits (ou_bench_check_deadlock) and raises a deadlock error.
+ * cycle the deadlock detector cannot see, also through other sessions (a
+ * worker waits for a session that waits for the caller).  The leader looks
+ * for it while it waits (ou_bench_check_deadlock) and raises a deadlock
+ * error.
  *
  * Clean-up on error or cancel: ou_bench_abort() (called by the benchmark
  * in PG_CATCH) terminates the workers and detaches their message queues
@@ -450,11 +452,72 @@ ou_bench_progress(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_waits_for_me
+ *		Whether process pid waits, directly or through a chain of other
+ *		waiting processes, for a lock that this session holds; in *via, the
+ *		first process of that chain (pid itself when it waits directly).
+ *		The chain is followed breadth first through pg_blocking_pids(), at
+ *		most OU_DEADLOCK_MAX_VISITS processes (each a scan of the lock
+ *		table); this session's own workers are not followed (they wait for
+ *		the leader's commands, not for its locks).
+ */
+#define OU_DEADLOCK_MAX_VISITS	32
+
+static bool
+ou_bench_waits_for_me(OuBenchRun *run, int pid, int *via)
+{
+	int			queue[OU_DEADLOCK_MAX_VISITS];
+	int			first[OU_DEADLOCK_MAX_VISITS];
+	int			head = 0;
+	int			tail = 0;
+
+	queue[tail] = pid;
+	first[tail++] = pid;
+	while (head < tail)
+	{
+		ArrayType  *blockers;
+		Datum	   *pids;
+		int			n;
+		int			j;
+		int			me = queue[head];
+		int			origin = first[head++];
+
+		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(me)));
+		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
+		for (j = 0; j < n; j++)
+		{
+			int			b = DatumGetInt32(pids[j]);
+			int			k;
+			bool		seen = false;
+
+			if (b == MyProcPid)
+			{
+				*via = me == pid ? pid : origin;
+				return true;
+			}
+			for (k = 0; k < tail && !seen; k++)
+				seen = queue[k] == b;
+			for (k = 0; k < run->nworkers && !seen; k++)
+				seen = run->sh->slots[k].pid == b;
+			if (!seen && tail < OU_DEADLOCK_MAX_VISITS)
+			{
+				queue[tail] = b;
+				first[tail++] = me == pid ? b : origin;
+			}
+		}
+		pfree(pids);
+		pfree(blockers);
+	}
+	return false;
+}
+
+/*
  * ou_bench_check_deadlock
  *		At most every deadlock_timeout: raise a deadlock error if a worker
  *		waits for a lock that this session (the caller's transaction)
- *		holds.  The leader waits for its workers, not for a lock, so the
- *		deadlock detector cannot see that cycle; pg_blocking_pids() can.
+ *		holds, or for another session that (through others) waits for one.
+ *		The leader waits for its workers, not for a lock, so the deadlock
+ *		detector cannot see that cycle; pg_blocking_pids() can.
  */
 static void
 ou_bench_check_deadlock(OuBenchRun *run)
@@ -469,29 +532,30 @@ ou_bench_check_deadlock(OuBenchRun *run)
 	{
 		OuBenchSlot *slot = &run->sh->slots[i];
 		int			pid = slot->pid;
-		ArrayType  *blockers;
-		Datum	   *pids;
-		int			n;
-		int			j;
+		int			via;
 
 		pg_read_barrier();
 		/* only a worker waiting for a lock now is worth the lock table's scan */
 		if (pid == 0 ||
 			(((volatile PGPROC *) slot->proc)->wait_event_info & 0xFF000000) != PG_WAIT_LOCK)
 			continue;
-		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(pid)));
-		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
-		for (j = 0; j < n; j++)
-			if (DatumGetInt32(pids[j]) == MyProcPid)
-				ereport(ERROR,
-						(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
-						 errmsg("deadlock detected"),
-						 errdetail("Benchmark worker %d waits for a lock that this session holds, while this session waits for the worker.",
-								   i + 1),
-						 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
-						 errcontext("%s, %s", run->fname, run->phase)));
-		pfree(pids);
-		pfree(blockers);
+		if (!ou_bench_waits_for_me(run, pid, &via))
+			continue;
+		if (via == pid)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+					 errmsg("deadlock detected"),
+					 errdetail("Benchmark worker %d waits for a lock that this session holds, while this session waits for the worker.",
+							   i + 1),
+					 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
+					 errcontext("%s, %s", run->fname, run->phase)));
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+				 errmsg("deadlock detected"),
+				 errdetail("Benchmark worker %d waits for process %d, which waits for a lock that this session holds (directly or through other sessions), while this session waits for the worker.",
+						   i + 1, via),
+				 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
+				 errcontext("%s, %s", run->fname, run->phase)));
 	}
 }
 
