@@ -29,7 +29,6 @@
 #include "postgres.h"
 
 #include "access/xact.h"
-#include "catalog/namespace.h"
 #include "catalog/pg_type_d.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -37,7 +36,6 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
-#include "utils/snapmgr.h"
 
 #include "bench_protocol.h"
 
