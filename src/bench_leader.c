@@ -298,8 +298,8 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 		if (!ou_bench_wait_connected(run->handles, nworkers, sh->lock_timeout_ms))
 			ereport(ERROR,
 					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
-					 errmsg("benchmark workers did not connect within %d ms", sh->lock_timeout_ms),
-					 errdetail("A run's workers must be connected before other runs start theirs; until then, ordered_uuid.bench_lock_timeout bounds the wait."),
+					 errmsg("benchmark workers did not connect in time"),
+					 errdetail("A run's workers must be connected before other runs start theirs: the wait is bounded by ordered_uuid.bench_lock_timeout and 10 s."),
 					 errhint("Look for sessions that hold locks on the catalogs (pg_locks), or raise ordered_uuid.bench_lock_timeout.")));
 		ou_bench_cap_unlock();
 

@@ -57,6 +57,9 @@
 /* field4 of the cap lock's advisory tag (the run lock's is OU_RUN_LOCK_FIELD4) */
 #define OU_CAP_LOCK_FIELD4		0x6F76
 
+/* longest the cap lock is held while workers connect, milliseconds */
+#define OU_CAP_HOLD_MAX_MS		10000
+
 /* whether this process holds the cap lock */
 static bool ou_cap_held = false;
 
@@ -183,15 +186,20 @@ ou_bench_cap_unlock(void)
 
 /*
  * ou_bench_wait_connected
- *		Wait, at most timeout_ms, until every worker of handles[0..n) (NULL
- *		entries skipped) has either stopped or connected far enough to be
- *		counted: in the ProcArray with its role and database set.  Returns
- *		whether they all did.  Interrupts are processed, unless held.
+ *		Wait, at most timeout_ms and never more than OU_CAP_HOLD_MAX_MS
+ *		(the cap lock is held meanwhile, and the caller's own setting must
+ *		not let it keep other roles' runs waiting longer), until every
+ *		worker of handles[0..n) (NULL entries skipped) has either stopped or
+ *		connected far enough to be counted: in the ProcArray with its role
+ *		and database set.  Returns whether they all did.  Interrupts are
+ *		processed, unless held.
  */
 bool
 ou_bench_wait_connected(BackgroundWorkerHandle **handles, int n, int timeout_ms)
 {
 	TimestampTz start = GetCurrentTimestamp();
+
+	timeout_ms = Min(timeout_ms, OU_CAP_HOLD_MAX_MS);
 
 	for (;;)
 	{
