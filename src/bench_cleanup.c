@@ -10,9 +10,10 @@
  * operator named with its schema, statement and transaction timeouts off,
  * lock_timeout = the run's ordered_uuid.bench_lock_timeout and transactions
  * read-write (the database's or role's settings must not stop a clean-up
- * half way, and nobody's lock may hold it: bench_lockwait.c).  Only tables, materialized views and
- * sequences in a run's schema are dropped, each in a subtransaction and
- * without CASCADE; the schema itself goes only when it is then empty.  So
+ * half way, and nobody's lock may hold it: bench_lockwait.c).  Only
+ * tables, materialized views and sequences in a run's schema are dropped,
+ * each in a subtransaction and without CASCADE; the schema itself goes only
+ * when it is then empty.  So
  * whatever else somebody put there, or made depend on a scratch table, is
  * never dropped: the schema stays and a WARNING says so.
  *
@@ -112,9 +113,9 @@ ou_bench_run_id_from_schema(const char *schema, uint64 *run_id)
  *		Run one utility statement in a subtransaction; on error, WARN (with
  *		the error's message as detail) and return false.  An error because
  *		a lock could not be had (lock_timeout) is not warned of but only
- *		reported in *busy, the locks others hold in schema (allocated in keep): the
- *		caller gives up the whole schema, with one WARNING.  Must be called
- *		inside a transaction, with SPI connected.
+ *		reported in *busy, the locks others hold in schema (allocated in
+ *		keep): the caller gives up the whole schema, with one WARNING.  Must
+ *		be called inside a transaction, with SPI connected.
  */
 static bool
 ou_bench_try_sql(const char *sql, const char *what, const char *schema, char **busy,
@@ -144,7 +145,8 @@ ou_bench_try_sql(const char *sql, const char *what, const char *schema, char **b
 		{
 			char	   *held = ou_lockwait_holders(schema);
 
-			*busy = MemoryContextStrdup(keep, held ? held : "released since");
+			*busy = MemoryContextStrdup(keep, held ? held :
+										"none now (released since, or the lock was on another object)");
 		}
 		else
 			ereport(WARNING,
