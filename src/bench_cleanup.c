@@ -13,9 +13,9 @@
  * half way, and nobody's lock may hold it: bench_lockwait.c).  Only
  * tables, materialized views and sequences in a run's schema are dropped,
  * each in a subtransaction and without CASCADE; the schema itself goes only
- * when it is then empty.  So
- * whatever else somebody put there, or made depend on a scratch table, is
- * never dropped: the schema stays and a WARNING says so.
+ * when it is then empty.  So whatever else somebody put there, or made
+ * depend on a scratch table, is never dropped: the schema stays and a
+ * WARNING says so.
  *
  * Dead runs: a live run's leader holds the run lock (bench_protocol.h), so
  * a schema ordered_uuid_run_<id> whose lock can be taken belongs to a run
