@@ -60,7 +60,7 @@ REGRESS_OPTS = --load-extension=$(EXTENSION)
 # ISOLATION: isolation specs (specs/NAME.spec, expected/NAME.out) for what
 # needs a forced interleaving of sessions; make installcheck runs them after
 # REGRESS.
-ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_concurrent bench_interrupts bench_overlap
+ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_concurrent bench_interrupts bench_overlap bench_lock_wait bench_cap_race
 ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the

@@ -245,7 +245,10 @@ SET client_min_messages = error;
 SELECT generator, rows FROM public.bench_insert(ARRAY['bigint'], 10);
 SET client_min_messages = warning;
 SET statement_timeout = '6s';
+-- (its detail names the locks and the locker's process id: not printed)
+\set VERBOSITY terse
 SELECT public.bench_cleanup() AS dropped_while_locked;
+\set VERBOSITY default
 RESET client_min_messages;
 RESET statement_timeout;
 SELECT count(*) AS decoy_tables_left FROM pg_class

@@ -9,9 +9,12 @@
  *
  * The limits count the benchmark workers already running (of every run,
  * bench_proc.c), then the new run's.  The leader checks them before any
- * worker starts; each worker checks them again once it is connected, so
- * that runs starting at the same time cannot both pass: as with a backend
- * that connects, the one that comes last sees the others and fails.
+ * worker starts, under the cap lock that it holds until its workers are
+ * connected (bench_leader.c), so that runs starting at the same time count
+ * one after the other; each worker checks them again once it is connected,
+ * as a backend that connects does.  ordered_uuid.bench_lock_timeout bounds
+ * every wait of a run for a lock that another session holds
+ * (bench_lockwait.c).
  *
  * IDENTIFICATION
  *	  src/bench_args.c
@@ -39,6 +42,8 @@
 
 /* ordered_uuid.bench_max_workers; -1: half of max_worker_processes */
 static int	ou_bench_max_workers = -1;
+/* ordered_uuid.bench_lock_timeout, milliseconds */
+static int	ou_bench_lock_timeout_ms = 10000;
 
 /*
  * ou_bench_define_gucs
@@ -56,6 +61,24 @@ ou_bench_define_gucs(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("ordered_uuid.bench_lock_timeout",
+							"Longest a benchmark waits for a lock that another session holds.",
+							"Bounds the lock waits of a run's own statements (creating, measuring and dropping its scratch objects, its clean-up) and of its start for other runs' starts; the measured inserts and reads keep lock_timeout.",
+							&ou_bench_lock_timeout_ms,
+							10000, 1, 3600000,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+}
+
+/*
+ * ou_bench_lock_timeout
+ *		ordered_uuid.bench_lock_timeout, in milliseconds.
+ */
+int
+ou_bench_lock_timeout(void)
+{
+	return ou_bench_lock_timeout_ms;
 }
 
 /*

@@ -7,13 +7,15 @@
  *
  * Everything here runs in a background worker connected as the role of the
  * run, under search_path = pg_catalog, pg_temp with every function and
- * operator named with its schema, statement, lock and transaction timeouts
- * off and transactions read-write (the database's or role's settings must
- * not stop a clean-up half way).  Only tables, materialized views and
- * sequences in a run's schema are dropped, each in a subtransaction and
- * without CASCADE; the schema itself goes only when it is then empty.  So
- * whatever else somebody put there, or made depend on a scratch table, is
- * never dropped: the schema stays and a WARNING says so.
+ * operator named with its schema, statement and transaction timeouts off,
+ * lock_timeout = the run's ordered_uuid.bench_lock_timeout and transactions
+ * read-write (the database's or role's settings must not stop a clean-up
+ * half way, and nobody's lock may hold it: bench_lockwait.c).  Only
+ * tables, materialized views and sequences in a run's schema are dropped,
+ * each in a subtransaction and without CASCADE; the schema itself goes only
+ * when it is then empty.  So whatever else somebody put there, or made
+ * depend on a scratch table, is never dropped: the schema stays and a
+ * WARNING says so.
  *
  * Dead runs: a live run's leader holds the run lock (bench_protocol.h), so
  * a schema ordered_uuid_run_<id> whose lock can be taken belongs to a run
@@ -23,6 +25,12 @@
  * short lock_timeout: a schema that somebody holds a lock in is skipped with
  * a WARNING, so nobody can make a run or bench_cleanup() wait by naming a
  * schema of their own like a run's and locking a table in it.
+ *
+ * The clean-up worker is a benchmark worker too: it is started under the
+ * cap lock, counted against ordered_uuid.bench_max_workers (bench_proc.c),
+ * and not started when the cap is reached.  When it cannot have a lock in
+ * time it warns (in the server log), naming the lock and its holders, and
+ * exits: its worker slot is free again, and the schema is a dead run's.
  *
  * IDENTIFICATION
  *	  src/bench_cleanup.c
@@ -63,6 +71,7 @@ typedef struct OuBenchCleanupArgs
 {
 	Oid			dbid;
 	Oid			roleid;
+	int			lock_timeout_ms;
 	char		schema[NAMEDATALEN];
 } OuBenchCleanupArgs;
 
@@ -104,12 +113,13 @@ ou_bench_run_id_from_schema(const char *schema, uint64 *run_id)
  *		Run one utility statement in a subtransaction; on error, WARN (with
  *		the error's message as detail) and return false.  An error because
  *		a lock could not be had (lock_timeout) is not warned of but only
- *		reported in *lock_busy: the caller gives up the whole schema, with
- *		one WARNING.  Must be called inside a transaction, with SPI
- *		connected.
+ *		reported in *busy, the locks others hold in schema (allocated in
+ *		keep): the caller gives up the whole schema, with one WARNING.  Must
+ *		be called inside a transaction, with SPI connected.
  */
 static bool
-ou_bench_try_sql(const char *sql, const char *what, bool *lock_busy)
+ou_bench_try_sql(const char *sql, const char *what, const char *schema, char **busy,
+				 MemoryContext keep)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -132,7 +142,12 @@ ou_bench_try_sql(const char *sql, const char *what, bool *lock_busy)
 		FlushErrorState();
 		RollbackAndReleaseCurrentSubTransaction();
 		if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
-			*lock_busy = true;
+		{
+			char	   *held = ou_lockwait_holders(schema);
+
+			*busy = MemoryContextStrdup(keep, held ? held :
+										"none now (released since, or the lock was on another object)");
+		}
 		else
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
@@ -153,20 +168,21 @@ ou_bench_try_sql(const char *sql, const char *what, bool *lock_busy)
  *		names start with prefix (sequences last: a table may own one),
  *		OU_DROP_PER_XACT to a transaction (so that thousands of
  *		tables do not exhaust the lock table), each without CASCADE; then,
- *		with whole, the schema itself (without CASCADE).  Returns whether
- *		everything asked for is gone (true also when the schema does not
- *		exist).  The first lock that cannot be had within lock_timeout
- *		ends it: the rest of the schema is skipped, with one WARNING, as
- *		every other lock held in it would be waited for too.  Call it
- *		outside a transaction.
+ *		with whole, the schema itself (without CASCADE).  Returns
+ *		OU_DROP_DONE when everything asked for is gone (also when the schema
+ *		does not exist).  The first lock that cannot be had within
+ *		lock_timeout ends it (OU_DROP_BUSY): the rest of the schema is
+ *		skipped, with one WARNING naming the lock and its holders, as every
+ *		other lock held in it would be waited for too.  Call it outside a
+ *		transaction.
  */
-bool
+OuDropResult
 ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	List	   *failed = NIL;	/* names that could not be dropped */
 	bool		gone = false;
-	bool		lock_busy = false;
+	char	   *busy = NULL;
 
 	for (;;)
 	{
@@ -187,7 +203,7 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 		if (!OidIsValid(nspid))
 		{
 			ou_worker_end_xact();
-			return true;
+			return OU_DROP_DONE;
 		}
 		fdatums = palloc(sizeof(Datum) * Max(list_length(failed), 1));
 		foreach(lc, failed)
@@ -226,34 +242,35 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 			const char *what = kind == 'S' ? "sequence" : kind == 'm' ? "materialized view" : "table";
 
 			if (!ou_bench_try_sql(psprintf("DROP %s IF EXISTS %s", what, qname),
-								  psprintf("scratch %s %s", what, qname), &lock_busy))
+								  psprintf("scratch %s %s", what, qname), schema, &busy, outer))
 			{
 				MemoryContext old = MemoryContextSwitchTo(outer);
 
 				failed = lappend(failed, pstrdup((char *) lfirst(lc)));
 				MemoryContextSwitchTo(old);
-				if (lock_busy)
+				if (busy)
 					break;
 			}
 		}
 		if (names == NIL && whole && failed == NIL)
 			gone = ou_bench_try_sql(psprintf("DROP SCHEMA IF EXISTS %s", quote_identifier(schema)),
 									psprintf("scratch schema %s", quote_identifier(schema)),
-									&lock_busy);
+									schema, &busy, outer);
 		ou_worker_end_xact();
-		if (lock_busy)
+		if (busy)
 		{
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("skipped scratch schema \"%s\"", schema),
-					 errdetail("Another session holds a lock on a relation in it."),
+					 errdetail("A lock was not granted within lock_timeout (%s). Locks that other sessions hold in the schema: %s.",
+							   GetConfigOptionByName("lock_timeout", NULL, false), busy),
 					 errhint("Once the lock is released, SELECT bench_cleanup() drops it.")));
-			return false;
+			return OU_DROP_BUSY;
 		}
 		if (names == NIL)
 			break;
 	}
-	return failed == NIL && (gone || !whole);
+	return failed == NIL && (gone || !whole) ? OU_DROP_DONE : OU_DROP_FOREIGN;
 }
 
 /*
@@ -308,7 +325,7 @@ ou_bench_drop_dead_runs(bool any_owner)
 		if (dead)
 			LockRelease(&tag, ExclusiveLock, false);
 		CommitTransactionCommand();
-		if (dead && ou_bench_drop_schema(schema, "", true))
+		if (dead && ou_bench_drop_schema(schema, "", true) == OU_DROP_DONE)
 			dropped++;
 	}
 	SetConfigOption("lock_timeout", lock_timeout, PGC_USERSET, PGC_S_SESSION);
@@ -317,45 +334,58 @@ ou_bench_drop_dead_runs(bool any_owner)
 
 /*
  * ou_bench_launch_cleanup
- *		Start a worker, connected as roleid to dbid, that drops a run's
- *		scratch schema; optionally wait for it (bounded, interrupts not
- *		processed).  Never raises an error: at worst it warns that the
- *		schema is left for the next benchmark or bench_cleanup().
+ *		Start a worker, connected as the run's role to its database, that
+ *		drops the run's scratch schema; with wait, wait for it (bounded,
+ *		interrupts not processed).  It is started under the cap lock and
+ *		counted against the run's ordered_uuid.bench_max_workers, like a
+ *		run's workers (bench_proc.c); without wait (the leader's session is
+ *		ending) the lock is tried only once.  Never raises an error: at worst
+ *		it warns that the schema is left for the next benchmark or
+ *		bench_cleanup().
  */
 void
-ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema, const char *fname,
-						bool wait)
+ou_bench_launch_cleanup(OuBenchShared *sh, bool wait)
 {
 	BackgroundWorker w;
 	BackgroundWorkerHandle *h = NULL;
 	OuBenchCleanupArgs args;
+	const char *why = NULL;
 
 	memset(&args, 0, sizeof(args));
-	args.dbid = dbid;
-	args.roleid = roleid;
-	strlcpy(args.schema, schema, NAMEDATALEN);
+	args.dbid = sh->dbid;
+	args.roleid = sh->roleid;
+	args.lock_timeout_ms = sh->lock_timeout_ms;
+	strlcpy(args.schema, sh->schema, NAMEDATALEN);
 	ou_bench_init_bgworker(&w, "ou_bench_cleanup_main");
 	snprintf(w.bgw_name, sizeof(w.bgw_name), "ordered_uuid %s clean-up for PID %d",
-			 fname, MyProcPid);
+			 sh->fname, MyProcPid);
 	w.bgw_main_arg = (Datum) 0;
 	w.bgw_notify_pid = wait ? MyProcPid : 0;
 	memcpy(w.bgw_extra, &args, sizeof(args));
 
-	if (!RegisterDynamicBackgroundWorker(&w, wait ? &h : NULL))
+	if (!ou_bench_cap_lock(wait ? sh->lock_timeout_ms : 0, NULL))
+		why = "Another benchmark run was starting its workers.";
+	else if (sh->limits.max_workers >= 0 &&
+			 ou_bench_count_workers(InvalidOid, InvalidOid) + 1 > sh->limits.max_workers)
+		why = "Benchmark runs hold all the background workers that ordered_uuid.bench_max_workers allows.";
+	else if (!RegisterDynamicBackgroundWorker(&w, &h))
+		why = "No background worker slot was free.";
+	else
+		(void) ou_bench_wait_connected(&h, 1, sh->lock_timeout_ms);
+	ou_bench_cap_unlock();
+	if (why)
 	{
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
-				 errmsg("could not start a worker to drop scratch schema \"%s\"", schema),
-				 errdetail("No background worker slot was free."),
+				 errmsg("could not start a worker to drop scratch schema \"%s\"", sh->schema),
+				 errdetail("%s", why),
 				 errhint("The next benchmark in this database drops it, or SELECT bench_cleanup().")));
 		return;
 	}
-	if (!wait)
-		return;
-	if (!ou_chan_wait_stopped(&h, 1, OU_CLEANUP_WAIT_MS))
+	if (wait && !ou_chan_wait_stopped(&h, 1, OU_CLEANUP_WAIT_MS))
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
-				 errmsg("scratch schema \"%s\" is still being dropped in the background", schema)));
+				 errmsg("scratch schema \"%s\" is still being dropped in the background", sh->schema)));
 	pfree(h);
 }
 
@@ -376,7 +406,7 @@ ou_bench_cleanup_main(Datum main_arg)
 	ou_worker_connect(args.dbid, args.roleid);
 	SetConfigOption("search_path", OU_SAFE_SEARCH_PATH, PGC_USERSET, PGC_S_SESSION);
 	SetConfigOption("statement_timeout", "0", PGC_USERSET, PGC_S_SESSION);
-	SetConfigOption("lock_timeout", "0", PGC_USERSET, PGC_S_SESSION);
+	SetConfigOption("lock_timeout", psprintf("%d", args.lock_timeout_ms), PGC_USERSET, PGC_S_SESSION);
 	SetConfigOption("idle_in_transaction_session_timeout", "0", PGC_USERSET, PGC_S_SESSION);
 	OU_DISABLE_TRANSACTION_TIMEOUT();
 	/* a read-only default would make every DROP fail */

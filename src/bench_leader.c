@@ -18,6 +18,12 @@
  * every field, as a parallel worker's are in the leader of a parallel
  * query; the worker and the phase are added to their context.
  *
+ * Runs start one after the other: the leader takes the cap lock
+ * (bench_proc.c), checks the limits, registers its workers and keeps the
+ * lock until they are connected, so that the next leader's count sees them
+ * and the cap (ordered_uuid.bench_max_workers) holds for runs that start
+ * together.
+ *
  * The leader never runs SQL and never opens or locks a scratch relation,
  * so a worker dropping one can never wait for the leader.  It holds the
  * run lock (bench_protocol.h) from the start to the end of the run, so
@@ -25,8 +31,10 @@
  *
  * The workers are sessions of their own: a lock the caller's transaction
  * holds can make one wait for the leader while the leader waits for it, a
- * cycle the deadlock detector cannot see.  The leader looks for it while it
- * waits (ou_bench_check_deadlock) and raises a deadlock error.
+ * cycle the deadlock detector cannot see, also through other sessions (a
+ * worker waits for a session that waits for the caller).  The leader looks
+ * for it while it waits (ou_bench_check_deadlock) and raises a deadlock
+ * error.
  *
  * Clean-up on error or cancel: ou_bench_abort() (called by the benchmark
  * in PG_CATCH) terminates the workers and detaches their message queues
@@ -233,7 +241,28 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 				 errmsg("benchmark needs %d background workers, but max_worker_processes is %d",
 						nworkers, max_worker_processes),
 				 errhint("Raise max_worker_processes (this needs a restart) or use fewer clients.")));
-	limits = ou_bench_check_role(nworkers, schema != NULL);
+
+	/*
+	 * Count and register under the cap lock, and hold it until the workers
+	 * are connected, so that other runs' counts see them (bench_proc.c).
+	 */
+	if (!ou_bench_cap_lock(ou_bench_lock_timeout(),
+						   psprintf("%s: waiting for other benchmark runs to start their workers", fname)))
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("could not start benchmark workers within %d ms", ou_bench_lock_timeout()),
+				 errdetail("Other benchmark runs were starting their workers all the time. Runs start one after the other, so that together they stay within ordered_uuid.bench_max_workers."),
+				 errhint("Try again, or raise ordered_uuid.bench_lock_timeout.")));
+	PG_TRY();
+	{
+		limits = ou_bench_check_role(nworkers, schema != NULL);
+	}
+	PG_CATCH();
+	{
+		ou_bench_cap_unlock();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 
 	extschema = get_namespace_name(get_func_namespace(fn_oid));
 	sp = GetConfigOption("search_path", false, false);
@@ -250,6 +279,7 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 	sh->nworkers = nworkers;
 	sh->run_id = run_id;
 	sh->limits = limits;
+	sh->lock_timeout_ms = ou_bench_lock_timeout();
 	strlcpy(sh->client_min_messages, GetConfigOption("client_min_messages", false, false),
 			sizeof(sh->client_min_messages));
 	strlcpy(sh->fname, fname, NAMEDATALEN);
@@ -265,6 +295,13 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 			elog(ERROR, "benchmark run %s is already locked", schema ? schema : "");
 		run->locked = true;
 		ou_bench_launch(run);
+		if (!ou_bench_wait_connected(run->handles, nworkers, sh->lock_timeout_ms))
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("benchmark workers did not connect in time"),
+					 errdetail("A run's workers must be connected before other runs start theirs: the wait is bounded by ordered_uuid.bench_lock_timeout and 10 s."),
+					 errhint("Look for sessions that hold locks on the catalogs (pg_locks), or raise ordered_uuid.bench_lock_timeout.")));
+		ou_bench_cap_unlock();
 
 		/* the first worker drops dead runs and creates the scratch schema */
 		if (schema)
@@ -415,11 +452,72 @@ ou_bench_progress(OuBenchRun *run)
 }
 
 /*
+ * ou_bench_waits_for_me
+ *		Whether process pid waits, directly or through a chain of other
+ *		waiting processes, for a lock that this session holds; in *via, the
+ *		first process of that chain (pid itself when it waits directly).
+ *		The chain is followed breadth first through pg_blocking_pids(), at
+ *		most OU_DEADLOCK_MAX_VISITS processes (each a scan of the lock
+ *		table); this session's own workers are not followed (they wait for
+ *		the leader's commands, not for its locks).
+ */
+#define OU_DEADLOCK_MAX_VISITS	32
+
+static bool
+ou_bench_waits_for_me(OuBenchRun *run, int pid, int *via)
+{
+	int			queue[OU_DEADLOCK_MAX_VISITS];
+	int			first[OU_DEADLOCK_MAX_VISITS];
+	int			head = 0;
+	int			tail = 0;
+
+	queue[tail] = pid;
+	first[tail++] = pid;
+	while (head < tail)
+	{
+		ArrayType  *blockers;
+		Datum	   *pids;
+		int			n;
+		int			j;
+		int			me = queue[head];
+		int			origin = first[head++];
+
+		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(me)));
+		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
+		for (j = 0; j < n; j++)
+		{
+			int			b = DatumGetInt32(pids[j]);
+			int			k;
+			bool		seen = false;
+
+			if (b == MyProcPid)
+			{
+				*via = me == pid ? pid : origin;
+				return true;
+			}
+			for (k = 0; k < tail && !seen; k++)
+				seen = queue[k] == b;
+			for (k = 0; k < run->nworkers && !seen; k++)
+				seen = run->sh->slots[k].pid == b;
+			if (!seen && tail < OU_DEADLOCK_MAX_VISITS)
+			{
+				queue[tail] = b;
+				first[tail++] = me == pid ? b : origin;
+			}
+		}
+		pfree(pids);
+		pfree(blockers);
+	}
+	return false;
+}
+
+/*
  * ou_bench_check_deadlock
  *		At most every deadlock_timeout: raise a deadlock error if a worker
  *		waits for a lock that this session (the caller's transaction)
- *		holds.  The leader waits for its workers, not for a lock, so the
- *		deadlock detector cannot see that cycle; pg_blocking_pids() can.
+ *		holds, or for another session that (through others) waits for one.
+ *		The leader waits for its workers, not for a lock, so the deadlock
+ *		detector cannot see that cycle; pg_blocking_pids() can.
  */
 static void
 ou_bench_check_deadlock(OuBenchRun *run)
@@ -434,29 +532,30 @@ ou_bench_check_deadlock(OuBenchRun *run)
 	{
 		OuBenchSlot *slot = &run->sh->slots[i];
 		int			pid = slot->pid;
-		ArrayType  *blockers;
-		Datum	   *pids;
-		int			n;
-		int			j;
+		int			via;
 
 		pg_read_barrier();
 		/* only a worker waiting for a lock now is worth the lock table's scan */
 		if (pid == 0 ||
 			(((volatile PGPROC *) slot->proc)->wait_event_info & 0xFF000000) != PG_WAIT_LOCK)
 			continue;
-		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(pid)));
-		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
-		for (j = 0; j < n; j++)
-			if (DatumGetInt32(pids[j]) == MyProcPid)
-				ereport(ERROR,
-						(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
-						 errmsg("deadlock detected"),
-						 errdetail("Benchmark worker %d waits for a lock that this session holds, while this session waits for the worker.",
-								   i + 1),
-						 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
-						 errcontext("%s, %s", run->fname, run->phase)));
-		pfree(pids);
-		pfree(blockers);
+		if (!ou_bench_waits_for_me(run, pid, &via))
+			continue;
+		if (via == pid)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+					 errmsg("deadlock detected"),
+					 errdetail("Benchmark worker %d waits for a lock that this session holds, while this session waits for the worker.",
+							   i + 1),
+					 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
+					 errcontext("%s, %s", run->fname, run->phase)));
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+				 errmsg("deadlock detected"),
+				 errdetail("Benchmark worker %d waits for process %d, which waits for a lock that this session holds (directly or through other sessions), while this session waits for the worker.",
+						   i + 1, via),
+				 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
+				 errcontext("%s, %s", run->fname, run->phase)));
 	}
 }
 
@@ -601,6 +700,7 @@ ou_bench_release(OuBenchRun *run)
 	int			i;
 
 	run->done = true;
+	ou_bench_cap_unlock();
 	if (run->locked)
 	{
 		LockRelease(&run->tag, ExclusiveLock, true);
@@ -642,7 +742,8 @@ ou_bench_finish(OuBenchRun *run, const char *kept)
 		ou_bench_set_text(run, list_make1(kept ? pstrdup(kept) : ""));
 		run->sh->drop_schema = !kept;
 		ou_bench_send(run, kept ? OU_CMD_KEEP : OU_CMD_DROP, 0, 0, NULL, NULL, 0);
-		if (!kept && run->sh->slots[0].count > 0)
+		/* a lock not had in time was warned of by the worker */
+		if (!kept && run->sh->slots[0].count == OU_DROP_FOREIGN)
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("scratch schema \"%s\" was not dropped", schema),
@@ -676,8 +777,8 @@ ou_bench_abort(OuBenchRun *run)
 	ou_bench_detach_queues(run);
 	(void) ou_chan_wait_stopped(run->handles, run->nworkers, OU_STOP_WAIT_MS);
 	if (run->created)
-		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,
-								run->fname, true);
+		ou_bench_launch_cleanup(run->sh, true);
+	ou_bench_cap_unlock();
 	RESUME_INTERRUPTS();
 	ou_bench_release(run);
 }
@@ -699,8 +800,8 @@ ou_bench_on_detach(dsm_segment *seg, Datum arg)
 	run->done = true;
 	ou_bench_terminate(run);
 	if (run->created)
-		ou_bench_launch_cleanup(run->sh->dbid, run->sh->roleid, run->sh->schema,
-								run->fname, false);
+		ou_bench_launch_cleanup(run->sh, false);
+	ou_bench_cap_unlock();
 }
 
 /*

@@ -16,8 +16,20 @@
  * that live process's.  All of these are public on PostgreSQL 14 to 18 and
  * need no shared memory of the library's own, so the count holds without
  * shared_preload_libraries.  A worker registered but not yet connected is
- * not seen: that is why every worker counts again once it is connected
- * (when it is itself visible), as a connecting backend does.
+ * not seen, so the count and the registration of a run's workers are one
+ * step: a leader takes the cap lock (below), counts, registers its workers
+ * and holds the lock until they are connected (in the ProcArray, with their
+ * role and database set), so that the next leader's count sees them.  The
+ * clean-up worker is started the same way.  A worker also counts again once
+ * it is connected, as a connecting backend does.
+ *
+ * The cap lock is a heavyweight lock of the library's own, taken at
+ * session level and only conditionally (retried every 10 ms within a bound,
+ * as lazy_truncate_heap retries its lock), so that no wait for it is
+ * unbounded: an advisory lock tag in no database (field1 = InvalidOid) with
+ * a field4 that the SQL advisory lock functions never use, so no role can
+ * take or hold it.  It needs no shared memory of the library's, so it holds
+ * without shared_preload_libraries on every supported version.
  *
  * IDENTIFICATION
  *	  src/bench_proc.c
@@ -32,11 +44,24 @@
 #include "postmaster/bgworker.h"
 #include "storage/proc.h"
 #include "storage/procarray.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "storage/lock.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
 
 #include "bench_protocol.h"
+
+/* field4 of the cap lock's advisory tag (the run lock's is OU_RUN_LOCK_FIELD4) */
+#define OU_CAP_LOCK_FIELD4		0x6F76
+
+/* longest the cap lock is held while workers connect, milliseconds */
+#define OU_CAP_HOLD_MAX_MS		10000
+
+/* whether this process holds the cap lock */
+static bool ou_cap_held = false;
 
 /* worker-local state */
 static const char *ou_caller_path = NULL;
@@ -93,6 +118,126 @@ ou_bench_count_workers(Oid roleid, Oid dbid)
 		count++;
 	}
 	return count;
+}
+
+/*
+ * ou_bench_cap_locktag
+ *		The cap lock's tag: server-wide, no SQL function can name it.
+ */
+static void
+ou_bench_cap_locktag(LOCKTAG *tag)
+{
+	SET_LOCKTAG_ADVISORY(*tag, InvalidOid, 0, 0, OU_CAP_LOCK_FIELD4);
+}
+
+/*
+ * ou_bench_cap_lock
+ *		Take the cap lock (see the top of the file), trying every 10 ms for
+ *		at most wait_ms (0: once); returns whether this process holds it.
+ *		Interrupts are processed while it waits, unless held.  activity, if
+ *		not NULL, is shown in pg_stat_activity meanwhile.
+ */
+bool
+ou_bench_cap_lock(int wait_ms, const char *activity)
+{
+	LOCKTAG		tag;
+	TimestampTz start = GetCurrentTimestamp();
+	bool		reported = false;
+
+	if (ou_cap_held)
+		return true;
+	ou_bench_cap_locktag(&tag);
+	for (;;)
+	{
+		if (LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL)
+		{
+			ou_cap_held = true;
+			return true;
+		}
+		if (wait_ms <= 0 || TimestampDifferenceExceeds(start, GetCurrentTimestamp(), wait_ms))
+			return false;
+		if (activity && !reported)
+		{
+			pgstat_report_activity(STATE_RUNNING, activity);
+			reported = true;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * ou_bench_cap_unlock
+ *		Release the cap lock, if this process holds it.
+ */
+void
+ou_bench_cap_unlock(void)
+{
+	LOCKTAG		tag;
+
+	if (!ou_cap_held)
+		return;
+	ou_bench_cap_locktag(&tag);
+	LockRelease(&tag, ExclusiveLock, true);
+	ou_cap_held = false;
+}
+
+/*
+ * ou_bench_wait_connected
+ *		Wait, at most timeout_ms and never more than OU_CAP_HOLD_MAX_MS
+ *		(the cap lock is held meanwhile, and the caller's own setting must
+ *		not let it keep other roles' runs waiting longer), until every
+ *		worker of handles[0..n) (NULL entries skipped) has either stopped or
+ *		connected far enough to be counted: in the ProcArray with its role
+ *		and database set.  Returns whether they all did.  Interrupts are
+ *		processed, unless held.
+ */
+bool
+ou_bench_wait_connected(BackgroundWorkerHandle **handles, int n, int timeout_ms)
+{
+	TimestampTz start = GetCurrentTimestamp();
+
+	timeout_ms = Min(timeout_ms, OU_CAP_HOLD_MAX_MS);
+
+	for (;;)
+	{
+		bool		all = true;
+		int			i;
+
+		for (i = 0; i < n && all; i++)
+		{
+			pid_t		pid;
+			PGPROC	   *proc;
+
+			if (handles[i] == NULL)
+				continue;
+			switch (GetBackgroundWorkerPid(handles[i], &pid))
+			{
+				case BGWH_STOPPED:
+				case BGWH_POSTMASTER_DIED:
+					break;
+				case BGWH_STARTED:
+					proc = BackendPidGetProc(pid);
+					if (proc == NULL || !OidIsValid(((volatile PGPROC *) proc)->roleId) ||
+						!OidIsValid(((volatile PGPROC *) proc)->databaseId))
+						all = false;
+					break;
+				case BGWH_NOT_YET_STARTED:
+					all = false;
+					break;
+			}
+		}
+		if (all)
+			return true;
+		if (TimestampDifferenceExceeds(start, GetCurrentTimestamp(), timeout_ms))
+			return false;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
 }
 
 /*

@@ -105,8 +105,8 @@ typedef struct OuBenchSlot
 	OuBenchIndexShape shape;	/* result of its last MEASURE */
 	int64		values[OU_BENCH_MAX_VALUES];	/* result of its last VALUES */
 	OuBenchRead read;			/* result of its last READ */
-	int64		count;			/* SETUP: dead runs' schemas dropped; DROP: 1 if
-								 * the schema could not be dropped */
+	int64		count;			/* SETUP: dead runs' schemas dropped; DROP: an
+								 * OuDropResult */
 } OuBenchSlot;
 
 /* the shared header of a run */
@@ -118,6 +118,8 @@ typedef struct OuBenchShared
 	int			nworkers;
 	uint64		run_id;			/* the random id in the schema's name */
 	OuBenchLimits limits;
+	int			lock_timeout_ms;	/* ordered_uuid.bench_lock_timeout, the
+									 * leader's */
 	char		client_min_messages[32];	/* the leader's */
 	/* the parameters of the current command */
 	int			nstmts;			/* statements in the text area */
@@ -151,9 +153,20 @@ typedef struct OuBenchShared
 	SET_LOCKTAG_ADVISORY((tag), (dbid), (uint32) ((run_id) >> 32), \
 						 (uint32) (run_id), OU_RUN_LOCK_FIELD4)
 
+/* what ou_bench_drop_schema did */
+typedef enum OuDropResult
+{
+	OU_DROP_DONE = 0,			/* everything asked for is gone */
+	OU_DROP_FOREIGN,			/* something it did not create stays */
+	OU_DROP_BUSY				/* a lock could not be had in time: skipped */
+} OuDropResult;
+
 /* bench_proc.c: plumbing, below everything else of the engine */
 extern void ou_bench_init_bgworker(BackgroundWorker *w, const char *function_name);
 extern int	ou_bench_count_workers(Oid roleid, Oid dbid);
+extern bool ou_bench_cap_lock(int wait_ms, const char *activity);
+extern void ou_bench_cap_unlock(void);
+extern bool ou_bench_wait_connected(BackgroundWorkerHandle **handles, int n, int timeout_ms);
 extern void ou_worker_connect(Oid dbid, Oid roleid);
 extern void ou_worker_begin_xact(void);
 extern void ou_worker_end_xact(void);
@@ -201,14 +214,19 @@ extern void ou_bench_send(OuBenchRun *run, OuBenchCmd cmd, int only_worker,
 						  void *sample_arg, int sample_ms);
 extern void ou_bench_set_text(OuBenchRun *run, List *stmts);
 
+/* bench_lockwait.c: bounded lock waits of the engine's own SQL */
+extern char *ou_lockwait_holders(const char *schema);
+extern void ou_lockwait_rethrow(const char *schema, int timeout_ms);
+extern void ou_worker_bound_locks(int timeout_ms);
+
 /* bench_args.c */
+extern int	ou_bench_lock_timeout(void);
 extern OuBenchLimits ou_bench_check_role(int nworkers, bool need_create);
 extern void ou_bench_check_limits(const OuBenchLimits *limits, Oid roleid, Oid dbid);
 
 /* bench_cleanup.c */
-extern void ou_bench_launch_cleanup(Oid dbid, Oid roleid, const char *schema,
-									const char *fname, bool wait);
-extern bool ou_bench_drop_schema(const char *schema, const char *prefix, bool whole);
+extern void ou_bench_launch_cleanup(OuBenchShared *sh, bool wait);
+extern OuDropResult ou_bench_drop_schema(const char *schema, const char *prefix, bool whole);
 extern int64 ou_bench_drop_dead_runs(bool any_owner);
 extern bool ou_bench_run_id_from_schema(const char *schema, uint64 *run_id);
 

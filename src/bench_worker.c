@@ -363,7 +363,7 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 			if (me == 0)
 			{
 				ou_worker_use_path(OU_PATH_SAFE);
-				slot->count = ou_bench_drop_schema(sh->schema, text, sh->drop_schema) ? 0 : 1;
+				slot->count = ou_bench_drop_schema(sh->schema, text, sh->drop_schema);
 			}
 			break;
 		case OU_CMD_KEEP:
@@ -374,6 +374,32 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 		case OU_CMD_NONE:
 			break;
 	}
+}
+
+/*
+ * ou_worker_execute_bounded
+ *		Execute one command; the engine's own statements (all but the
+ *		measured inserts and reads) wait at most sh->lock_timeout_ms for a
+ *		lock, and an expired wait fails naming the lock and its holders
+ *		(bench_lockwait.c).
+ */
+static void
+ou_worker_execute_bounded(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
+{
+	bool		bounded = cmd != OU_CMD_RUN && cmd != OU_CMD_READ;
+
+	ou_worker_bound_locks(bounded ? sh->lock_timeout_ms : 0);
+	PG_TRY();
+	{
+		ou_worker_execute(sh, me, cmd, text);
+	}
+	PG_CATCH();
+	{
+		if (bounded && geterrcode() == ERRCODE_LOCK_NOT_AVAILABLE)
+			ou_lockwait_rethrow(sh->schema, sh->lock_timeout_ms);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 }
 
 /*
@@ -460,7 +486,7 @@ ou_bench_worker_main(Datum main_arg)
 
 		MemoryContextReset(cmdcxt);
 		oldcxt = MemoryContextSwitchTo(cmdcxt);
-		ou_worker_execute(sh, me, (OuBenchCmd) cmd, text);
+		ou_worker_execute_bounded(sh, me, (OuBenchCmd) cmd, text);
 		MemoryContextSwitchTo(oldcxt);
 		ou_chan_ack(chan, me, seen);
 		if (cmd == OU_CMD_EXIT)

@@ -16,6 +16,9 @@
  * ou_test_striped_edge moves the right edges of the striped keys, so that a
  * test decides which session is at them; ou_test_proc_number says which
  * process number (hence stripe) a process has.
+ * ou_test_hold_bgworker_registration holds BackgroundWorkerLock shared, so
+ * that leaders that start benchmark runs meanwhile can count workers but not
+ * register theirs: a test decides when registration happens.
  *
  * A test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
@@ -31,12 +34,15 @@
 #include "access/relation.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "port/atomics.h"
 #include "storage/ipc.h"
 #include "storage/lmgr.h"
 #include "storage/lockdefs.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/array.h"
@@ -275,4 +281,57 @@ Datum
 ou_test_proc_number(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(OU_MY_PROC_NUMBER());
+}
+
+PG_FUNCTION_INFO_V1(ou_test_hold_bgworker_registration);
+
+/*
+ * ou_test_hold_bgworker_registration(start text, until text, timeout_ms int)
+ *		RETURNS text
+ *
+ * Holds BackgroundWorkerLock in shared mode (GetBackgroundWorkerTypeByPid,
+ * which counting workers uses, takes it shared too; registering a worker
+ * needs it exclusive), runs start once, then runs until (a one-column text
+ * query, pg_stat_activity read anew each time) every 10 ms until it returns
+ * a value, at most timeout_ms; releases
+ * the lock and returns that value (NULL after the timeout).  Interrupts are
+ * held meanwhile, as with every LWLock, hence the timeout.
+ */
+Datum
+ou_test_hold_bgworker_registration(PG_FUNCTION_ARGS)
+{
+	char	   *start = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *until = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			timeout_ms = PG_GETARG_INT32(2);
+	char	   *result = NULL;
+	MemoryContext outer = CurrentMemoryContext;
+	int			waited;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may hold BackgroundWorkerLock")));
+	SPI_connect();
+	LWLockAcquire(BackgroundWorkerLock, LW_SHARED);
+	if (SPI_execute(start, false, 0) < 0)
+		elog(ERROR, "could not run: %s", start);
+	for (waited = 0; waited < timeout_ms; waited += 10)
+	{
+		pgstat_clear_snapshot();	/* pg_stat_activity anew */
+		if (SPI_execute(until, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not run: %s", until);
+		if (SPI_processed > 0)
+			result = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		if (result != NULL)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	LWLockRelease(BackgroundWorkerLock);
+	if (result != NULL)
+		result = MemoryContextStrdup(outer, result);
+	SPI_finish();
+	if (result == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(result));
 }
