@@ -24,7 +24,7 @@ import sys
 from plot_env import pyplot
 
 plt = pyplot("plot.py")
-from spread import spread  # noqa: E402
+from spread import order, spread  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
 # fixed colours/styles so that every chart reads the same way
@@ -89,15 +89,6 @@ def markdown(rows):
 
 def is_scaling(rows):
     return bool(rows) and "variant" in rows[0] and "clients" in rows[0]
-
-
-def order(rows, key):
-    """The distinct values of a column, in the order they first appear."""
-    seen = []
-    for r in rows:
-        if r[key] not in seen:
-            seen.append(r[key])
-    return seen
 
 
 def tps_spread(vr):
