@@ -452,66 +452,6 @@ ou_bench_progress(OuBenchRun *run)
 }
 
 /*
- * ou_bench_waits_for_me
- *		Whether process pid waits, directly or through a chain of other
- *		waiting processes, for a lock that this session holds; in *via, the
- *		first process of that chain (pid itself when it waits directly).
- *		The chain is followed breadth first through pg_blocking_pids(), at
- *		most OU_DEADLOCK_MAX_VISITS processes (each a scan of the lock
- *		table); this session's own workers are not followed (they wait for
- *		the leader's commands, not for its locks).
- */
-#define OU_DEADLOCK_MAX_VISITS	32
-
-static bool
-ou_bench_waits_for_me(OuBenchRun *run, int pid, int *via)
-{
-	int			queue[OU_DEADLOCK_MAX_VISITS];
-	int			first[OU_DEADLOCK_MAX_VISITS];
-	int			head = 0;
-	int			tail = 0;
-
-	queue[tail] = pid;
-	first[tail++] = pid;
-	while (head < tail)
-	{
-		ArrayType  *blockers;
-		Datum	   *pids;
-		int			n;
-		int			j;
-		int			me = queue[head];
-		int			origin = first[head++];
-
-		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(me)));
-		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
-		for (j = 0; j < n; j++)
-		{
-			int			b = DatumGetInt32(pids[j]);
-			int			k;
-			bool		seen = false;
-
-			if (b == MyProcPid)
-			{
-				*via = me == pid ? pid : origin;
-				return true;
-			}
-			for (k = 0; k < tail && !seen; k++)
-				seen = queue[k] == b;
-			for (k = 0; k < run->nworkers && !seen; k++)
-				seen = run->sh->slots[k].pid == b;
-			if (!seen && tail < OU_DEADLOCK_MAX_VISITS)
-			{
-				queue[tail] = b;
-				first[tail++] = me == pid ? b : origin;
-			}
-		}
-		pfree(pids);
-		pfree(blockers);
-	}
-	return false;
-}
-
-/*
  * ou_bench_check_deadlock
  *		At most every deadlock_timeout: raise a deadlock error if a worker
  *		waits for a lock that this session (the caller's transaction)
@@ -523,11 +463,16 @@ static void
 ou_bench_check_deadlock(OuBenchRun *run)
 {
 	TimestampTz now = GetCurrentTimestamp();
+	int		   *skip;
 	int			i;
 
 	if (!TimestampDifferenceExceeds(run->last_deadlock_check, now, DeadlockTimeout))
 		return;
 	run->last_deadlock_check = now;
+	/* the chains are not followed through this run's own workers */
+	skip = palloc(sizeof(int) * Max(run->nworkers, 1));
+	for (i = 0; i < run->nworkers; i++)
+		skip[i] = run->sh->slots[i].pid;
 	for (i = 0; i < run->nworkers; i++)
 	{
 		OuBenchSlot *slot = &run->sh->slots[i];
@@ -539,7 +484,7 @@ ou_bench_check_deadlock(OuBenchRun *run)
 		if (pid == 0 ||
 			(((volatile PGPROC *) slot->proc)->wait_event_info & 0xFF000000) != PG_WAIT_LOCK)
 			continue;
-		if (!ou_bench_waits_for_me(run, pid, &via))
+		if (!ou_lockwait_reaches_me(pid, skip, run->nworkers, &via))
 			continue;
 		if (via == pid)
 			ereport(ERROR,
@@ -557,6 +502,7 @@ ou_bench_check_deadlock(OuBenchRun *run)
 				 errhint("Run the benchmark outside a transaction that holds locks on what its generators use."),
 				 errcontext("%s, %s", run->fname, run->phase)));
 	}
+	pfree(skip);
 }
 
 /*

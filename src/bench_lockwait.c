@@ -4,7 +4,9 @@
  *	  Bounded lock waits of the benchmark engine's own SQL: the lock_timeout
  *	  a worker's or clean-up worker's DDL, drops and measurements run
  *	  under (ordered_uuid.bench_lock_timeout), and the lock and the
- *	  processes that an expired wait names.
+ *	  processes that an expired wait names; and the chains of lock waits
+ *	  from a worker back to its leader's session, which the leader follows
+ *	  to find the deadlocks that the deadlock detector cannot see.
  *
  * Any role can lock a relation it may not read for as long as its
  * transaction lasts, by calling a function that locks before it checks
@@ -33,6 +35,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
@@ -136,4 +139,64 @@ ou_worker_bound_locks(int timeout_ms)
 	}
 	else
 		SetConfigOption("lock_timeout", ou_own_lock_timeout, PGC_USERSET, PGC_S_SESSION);
+}
+
+/*
+ * ou_lockwait_reaches_me
+ *		Whether process pid waits, directly or through a chain of other
+ *		waiting processes, for a lock that this session holds; in *via, the
+ *		first process of that chain (pid itself when it waits directly).
+ *		The chain is followed breadth first through pg_blocking_pids(), at
+ *		most OU_DEADLOCK_MAX_VISITS processes (each a scan of the lock
+ *		table); the nskip processes in skip are not followed (a leader's own
+ *		workers wait for its commands, not for its locks).
+ */
+#define OU_DEADLOCK_MAX_VISITS	32
+
+bool
+ou_lockwait_reaches_me(int pid, const int *skip, int nskip, int *via)
+{
+	int			queue[OU_DEADLOCK_MAX_VISITS];
+	int			first[OU_DEADLOCK_MAX_VISITS];
+	int			head = 0;
+	int			tail = 0;
+
+	queue[tail] = pid;
+	first[tail++] = pid;
+	while (head < tail)
+	{
+		ArrayType  *blockers;
+		Datum	   *pids;
+		int			n;
+		int			j;
+		int			me = queue[head];
+		int			origin = first[head++];
+
+		blockers = DatumGetArrayTypeP(DirectFunctionCall1(pg_blocking_pids, Int32GetDatum(me)));
+		deconstruct_array(blockers, INT4OID, sizeof(int32), true, TYPALIGN_INT, &pids, NULL, &n);
+		for (j = 0; j < n; j++)
+		{
+			int			b = DatumGetInt32(pids[j]);
+			int			k;
+			bool		seen = false;
+
+			if (b == MyProcPid)
+			{
+				*via = me == pid ? pid : origin;
+				return true;
+			}
+			for (k = 0; k < tail && !seen; k++)
+				seen = queue[k] == b;
+			for (k = 0; k < nskip && !seen; k++)
+				seen = skip[k] == b;
+			if (!seen && tail < OU_DEADLOCK_MAX_VISITS)
+			{
+				queue[tail] = b;
+				first[tail++] = me == pid ? b : origin;
+			}
+		}
+		pfree(pids);
+		pfree(blockers);
+	}
+	return false;
 }

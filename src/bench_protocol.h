@@ -217,6 +217,7 @@ extern void ou_bench_set_text(OuBenchRun *run, List *stmts);
 /* bench_lockwait.c: bounded lock waits of the engine's own SQL */
 extern char *ou_lockwait_holders(const char *schema);
 extern void ou_lockwait_rethrow(const char *schema, int timeout_ms);
+extern bool ou_lockwait_reaches_me(int pid, const int *skip, int nskip, int *via);
 extern void ou_worker_bound_locks(int timeout_ms);
 
 /* bench_args.c */
