@@ -84,3 +84,16 @@ ou_bench_insert_spread() {
 	if grep -q '^case,' "$csv" 2>/dev/null; then tail -n +2 "$tmp" >>"$csv"; else cat "$tmp" >>"$csv"; fi
 	rm -f "$tmp"
 }
+
+# in_order REP WORD...: the words in repetition REP's order: odd repetitions as given, even ones
+# reversed (as bench_insert(repeats => N) does)
+in_order() {
+	local r=$1 i
+	shift
+	local -a w=("$@")
+	if [ $((r % 2)) = 0 ]; then
+		for ((i = ${#w[@]} - 1; i >= 0; i--)); do printf '%s ' "${w[$i]}"; done
+	else
+		printf '%s ' "${w[@]}"
+	fi
+}

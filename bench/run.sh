@@ -116,18 +116,6 @@ run_pgbench() {
 
 wal_lsn() { q 'SELECT pg_current_wal_insert_lsn()'; }
 
-# in_order REP WORD...: the words in repetition REP's order: odd repetitions as given, even ones
-# reversed (as bench_insert(repeats => N) does)
-in_order() {
-	local r=$1 i
-	shift
-	local -a w=("$@")
-	if [ $((r % 2)) = 0 ]; then
-		for ((i = ${#w[@]} - 1; i >= 0; i--)); do printf '%s ' "${w[$i]}"; done
-	else
-		printf '%s ' "${w[@]}"
-	fi
-}
 wal_fpi() { q 'SELECT wal_fpi FROM pg_stat_wal'; }
 
 # Wait-event sampler for S2/S3: a background session that records, every 20 ms

@@ -173,18 +173,6 @@ csv_start() {
 	echo "pg_version,variant,generator,expression,clients,threads,seconds,transactions,tps,wal_bytes_per_row,fpi_per_row,table_rows,index_bytes,avg_leaf_density,rep" >>"$CSV"
 }
 
-# in_order REP: the generators in repetition REP's order: odd repetitions as given, even ones
-# reversed (as bench_insert(repeats => N) does)
-in_order() {
-	local -a g
-	read -r -a g <<<"$GENERATORS"
-	if [ $(($1 % 2)) = 0 ]; then
-		local i
-		for ((i = ${#g[@]} - 1; i >= 0; i--)); do printf '%s ' "${g[$i]}"; done
-	else
-		printf '%s ' "${g[@]}"
-	fi
-}
 
 # Each client count runs every generator in turn, REPEATS times (in_order), so that load from
 # elsewhere on the machine hits all of them alike.
@@ -193,7 +181,8 @@ run_memory() {
 	server memory
 	for c in $CLIENTS; do
 		for rep in $(seq "$REPEATS"); do
-			for g in $(in_order "$rep"); do
+			# shellcheck disable=SC2086 # GENERATORS is a list of names
+			for g in $(in_order "$rep" $GENERATORS); do
 				make_table sc_t "$g"
 				point memory "$g" sc_t "$c" "$rep"
 			done
@@ -212,7 +201,8 @@ run_disk() {
 	done
 	for c in $CLIENTS; do
 		for rep in $(seq "$REPEATS"); do
-			for g in $(in_order "$rep"); do point disk "$g" "sc_disk_$g" "$c" "$rep"; done
+			# shellcheck disable=SC2086 # GENERATORS is a list of names
+			for g in $(in_order "$rep" $GENERATORS); do point disk "$g" "sc_disk_$g" "$c" "$rep"; done
 		done
 	done
 	for g in $GENERATORS; do q "DROP TABLE sc_disk_$g"; done
