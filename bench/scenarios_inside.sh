@@ -19,8 +19,9 @@
 # each fix, per round.
 #
 # Knobs (environment): PG_VERSION (18) or PG_CONFIG, REPEATS (3), S2_CLIENTS (8), S2_ROWS (200000
-# per client), S3_ROWS (50000), S4_GROUPS (1000), S4_ROWS_PER_GROUP (2000), NAME
-# (scenarios-pgNN), OUT (bench/out), MACHINE_NOTE, BENCH_WORK, KEEP_WORK.
+# per client), S3_ROWS (50000), S4_GROUPS (1000), S4_ROWS_PER_GROUP (2000), SETTINGS (more server
+# settings, e.g. "io_method=sync"), NAME (scenarios-pgNN), OUT (bench/out), MACHINE_NOTE,
+# BENCH_WORK, KEEP_WORK.
 set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -34,6 +35,7 @@ S2_ROWS=${S2_ROWS:-200000}
 S3_ROWS=${S3_ROWS:-50000}
 S4_GROUPS=${S4_GROUPS:-1000}
 S4_ROWS_PER_GROUP=${S4_ROWS_PER_GROUP:-2000}
+SETTINGS=${SETTINGS:-}
 OUT=${OUT:-$BENCH/out}
 mkdir -p "$OUT"
 
@@ -41,15 +43,16 @@ pg_config=
 ou_bench_pg
 NAME=${NAME:-scenarios-pg$major}
 ou_bench_work ou_scenarios
-ou_server_start "$pg_config" "$SRV" $((55000 + RANDOM % 900)) shared_buffers=128MB max_worker_processes=16
+# shellcheck disable=SC2086 # SETTINGS is a list of settings
+ou_server_start "$pg_config" "$SRV" $((55000 + RANDOM % 900)) shared_buffers=128MB max_worker_processes=16 $SETTINGS
 export PGOPTIONS='-c client_min_messages=warning'
 psql -qX -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION ordered_uuid'
 
 S23=$OUT/$NAME-s2s3.csv S4=$OUT/$NAME-s4.csv
 header() { # CSV COLUMNS: the comment lines bench/spread.py prints, then the column names
 	{
-		echo "# run: REPEATS=$REPEATS S2_CLIENTS=$S2_CLIENTS S2_ROWS=$S2_ROWS S3_ROWS=$S3_ROWS S4_GROUPS=$S4_GROUPS S4_ROWS_PER_GROUP=$S4_ROWS_PER_GROUP bench/scenarios_inside.sh"
-		echo "# server: $("$pg_config" --version), shared_buffers=128MB max_worker_processes=16, otherwise defaults"
+		echo "# run: ${SETTINGS:+SETTINGS=\"$SETTINGS\" }REPEATS=$REPEATS S2_CLIENTS=$S2_CLIENTS S2_ROWS=$S2_ROWS S3_ROWS=$S3_ROWS S4_GROUPS=$S4_GROUPS S4_ROWS_PER_GROUP=$S4_ROWS_PER_GROUP bench/scenarios_inside.sh"
+		echo "# server: $("$pg_config" --version), shared_buffers=128MB max_worker_processes=16${SETTINGS:+ $SETTINGS}, otherwise defaults"
 		echo "# machine: $(ou_bench_machine)"
 		echo "$2"
 	} >"$1"
