@@ -17,14 +17,13 @@ Needs matplotlib: when it is missing, the script makes a virtualenv under
 .cache/plot-venv of the repository, installs matplotlib from PyPI into it and
 re-runs itself there.
 """
-import csv
 import os
 import sys
 
 from plot_env import pyplot
 
 plt = pyplot("plot.py")
-from spread import order, spread  # noqa: E402
+from spread import order, read, spread  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
 # fixed colours/styles so that every chart reads the same way
@@ -38,21 +37,6 @@ STYLE = {
     "sequence_cache": ("tab:olive", "<", "uuid_sequence_nextval(seq CACHE 64)"),
     "striped": ("tab:orange", "*", "uuid_striped_nextval()"),
 }
-
-
-def read(path):
-    meta, rows = {}, []
-    with open(path, newline="") as f:
-        lines = []
-        for line in f:
-            if line.startswith("# "):
-                key, _, value = line[2:].partition(": ")
-                meta.setdefault(key.strip(), []).append(value.strip())
-            else:
-                lines.append(line)
-    for r in csv.DictReader(lines):
-        rows.append(r)
-    return meta, rows
 
 
 def s1_points(rows):
