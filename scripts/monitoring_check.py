@@ -227,9 +227,11 @@ def scraped(name, label, at):
     return vals
 
 
-before_t = time.time()
 before = read_views()
-# a scrape that began after the first read: its sample's timestamp is later
+# a scrape that began after the first read ended: its sample's timestamp is
+# later (the time is taken after the read: on a busy machine psql may start
+# late, and a scrape between the clock reading and the read saw less)
+before_t = time.time()
 deadline = time.time() + 30
 at = None
 while time.time() < deadline:
