@@ -27,8 +27,8 @@ Every planted object calls attacker.ou_ran(), which counts in a sequence (not
 undone when the query fails) and a table and raises a WARNING.
 
 check, as ou_exposed: runs every query with the planted search_path between
-two runs with ou_clean's (the collector's sampling paused, retried until the
-two clean runs agree) and checks that each succeeds, returns what the clean
+two runs with ou_clean's (the collector's sampling and autovacuum paused, the
+database vacuumed, retried until the two clean runs agree) and checks that each succeeds, returns what the clean
 runs did, and that no planted object ran.  With the two exporters' URLs
 (postgres_exporter connected as ou_exposed and as ou_clean) it also checks
 that the exporter ran every query without error, exports every metric of the
@@ -271,9 +271,21 @@ def rows(text):
     return sorted(text.splitlines())
 
 
+def quiet():
+    """Pause the collector's sampling and autovacuum, vacuum the database (the
+    plants' catalog rows get their hint bits, whose WAL the collector reads),
+    and wait until the collector has read all the WAL: the clean runs agree."""
+    psql("ALTER SYSTEM SET ordered_uuid.sample_interval = 60000; ALTER SYSTEM SET autovacuum = off;"
+         " SELECT pg_reload_conf();")
+    psql("VACUUM;")
+    for _ in range(60):
+        if psql("SELECT wal_lag_bytes FROM ordered_uuid.collector_info();")[1].strip() == "0":
+            break
+        time.sleep(1)
+
+
 def check_sql(queries):
-    psql("ALTER SYSTEM SET ordered_uuid.sample_interval = 60000; SELECT pg_reload_conf();")
-    time.sleep(1)
+    quiet()
     _, out, _ = psql("SHOW search_path;", user=EXPOSED)
     report("the monitoring role's search_path puts the attacker's schema first",
            out.strip() == PLANTED_PATH, out.strip())
@@ -282,7 +294,7 @@ def check_sql(queries):
         script = (f"SET search_path = {CLEAN_PATH};\n{sql};\n\\echo @@\nRESET search_path;\n{sql};\n"
                   f"\\echo @@\nSET search_path = {CLEAN_PATH};\n{sql};\n")
         ok = False
-        for _ in range(10):
+        for _ in range(20):
             before = ran()[0]
             rc, out, err = psql(script, user=EXPOSED, check=False)
             if rc != 0:
@@ -295,7 +307,7 @@ def check_sql(queries):
                 break
             if clean1 != clean2:
                 detail += "; the clean runs never agreed"
-                time.sleep(0.5)
+                time.sleep(1)
                 continue
             ok = planted == clean1 and len(planted) > 0
             break
@@ -319,13 +331,13 @@ def scrape(url):
 def check_exporter(queries, url, clean_url):
     metrics = set(metric_names(queries))
     ours = None
-    for _ in range(10):
+    for _ in range(20):
         c1, got, c2 = scrape(clean_url), scrape(url), scrape(clean_url)
         pick = [{s: v for s, v in d.items() if s.startswith("ordered_uuid_")} for d in (c1, got, c2)]
         if pick[0] == pick[2]:
             ours = pick
             break
-        time.sleep(0.5)
+        time.sleep(1)
     report(f"the exporter as {EXPOSED} ran every query without error",
            got.get("pg_exporter_last_scrape_error") == "0" and
            all(v == "0" for s, v in got.items() if s.startswith("pg_exporter_user_queries_load_error")),
@@ -358,7 +370,8 @@ def main():
         if len(sys.argv) >= 5:
             check_exporter(queries, sys.argv[3], sys.argv[4])
     finally:
-        psql("ALTER SYSTEM RESET ordered_uuid.sample_interval; SELECT pg_reload_conf();")
+        psql("ALTER SYSTEM RESET ordered_uuid.sample_interval; ALTER SYSTEM RESET autovacuum;"
+             " SELECT pg_reload_conf();")
     sys.exit(report.summary("monitoring plants"))
 
 
