@@ -6,8 +6,9 @@ runs it once the workloads are done).
     monitoring_check.py PROMETHEUS_URL START_UNIX_SECONDS [SAVE_JSON]
 
 Reads monitoring/ordered_uuid_exporter_queries.yaml, ordered_uuid_rules.yml and
-ordered_uuid_dashboard.json; runs psql (PGHOST, PGPORT, ... from the environment)
-for the views' own values.  Checks, each printed as "ok N - what" or
+ordered_uuid_dashboard.json; runs psql (PGHOST, PGPORT, ... from the environment:
+the exporter's role, so that relation names read as the exporter reads them)
+for the views' own values, in the extension's schema ordered_uuid.  Checks, each printed as "ok N - what" or
 "not ok N - what":
 
   - the exporter read the queries file and every query ran (no load or scrape
@@ -18,7 +19,9 @@ for the views' own values.  Checks, each printed as "ok N - what" or
     always-true ("!= bool") returns series (except those that compare with
     an earlier day, "offset"), and OrderedUuidCollectorRestarted fires (the
     test killed the worker);
-  - every dashboard panel's query returns series over the test's time range;
+  - every dashboard panel's query returns series over the test's time range,
+    a panel's queries are all rates or all levels (one unit on its axis)
+    unless an override gives one its own unit, and no two panels overlap;
   - the scraped counters equal the views' values: a view read before a scrape
     and again after it brackets the scraped value, and where the workload's
     own rows did not move between the two reads, they are equal.
@@ -36,23 +39,15 @@ import time
 import urllib.parse
 import urllib.request
 
+from monitoring_file import Report, metric_names, read_queries
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MON = os.path.join(ROOT, "monitoring")
 
 URL, START = sys.argv[1], float(sys.argv[2])
 SAVE = sys.argv[3] if len(sys.argv) > 3 else None
 
-n = failed = 0
-
-
-def report(what, ok, detail=""):
-    global n, failed
-    n += 1
-    if ok:
-        print(f"ok {n} - {what}")
-    else:
-        failed += 1
-        print(f"not ok {n} - {what}" + (f": {detail}" if detail else ""))
+report = Report()
 
 
 def api(path, **params):
@@ -85,18 +80,7 @@ def psql(sql):
 
 
 # ---- the queries file: keys, metric names, their usages --------------------------
-# postgres_exporter's format is YAML; the file is written so that these few
-# lines read it: "KEY:" at column 0, "    - column: {usage: USAGE, ...}" below.
-metrics = {}  # name -> usage
-key = None
-for line in open(os.path.join(MON, "ordered_uuid_exporter_queries.yaml")):
-    m = re.match(r"^([a-z_]+):\s*$", line)
-    if m:
-        key = m.group(1)
-        continue
-    m = re.match(r"^\s+- ([a-z_]+): \{usage: ([A-Z]+)", line)
-    if m and key and m.group(2) not in ("LABEL", "DISCARD"):
-        metrics[f"{key}_{m.group(1)}"] = m.group(2)
+metrics = metric_names(read_queries(os.path.join(MON, "ordered_uuid_exporter_queries.yaml")))
 report("the queries file defines metrics", len(metrics) >= 20, f"{len(metrics)} found")
 
 # ---- the exporter itself ------------------------------------------------------
@@ -147,6 +131,23 @@ report("alert OrderedUuidCollectorRestarted fires after the worker was killed",
 
 # ---- the dashboard ---------------------------------------------------------------
 dash = json.load(open(os.path.join(MON, "ordered_uuid_dashboard.json")))
+# One unit on a panel's axis: its queries are all rates (rate, increase) or
+# all levels, unless an override gives a query's series a unit of their own.
+for p in dash["panels"]:
+    overridden = {o["matcher"].get("options") for o in p.get("fieldConfig", {}).get("overrides", [])
+                  if o.get("matcher", {}).get("id") == "frameRefId"
+                  and any(x.get("id") == "unit" for x in o.get("properties", []))}
+    kinds = {bool(re.search(r"\b(i?rate|increase)\(", t["expr"])) for t in p.get("targets", [])
+             if t["refId"] not in overridden}
+    report(f"panel '{p['title']}': one unit for its queries", len(kinds) <= 1,
+           "it mixes rates and levels on one axis")
+# no two panels overlap on the 24-column grid
+boxes = [(p["title"], p["gridPos"]) for p in dash["panels"]]
+overlaps = [(a, b) for i, (a, g) in enumerate(boxes) for b, h in boxes[i + 1:]
+            if g["x"] < h["x"] + h["w"] and h["x"] < g["x"] + g["w"]
+            and g["y"] < h["y"] + h["h"] and h["y"] < g["y"] + g["h"]]
+report("the dashboard's panels lie within 24 columns and do not overlap",
+       not overlaps and all(g["x"] + g["w"] <= 24 for _, g in boxes), str(overlaps))
 end = time.time()
 saved = []
 variables = {"$__rate_interval": "20s", "$topn": "10", "$server": ".*"}
@@ -176,30 +177,31 @@ if SAVE:
 # views' own columns, for the rows this database names.
 VIEWS = {
     "ordered_uuid_index_leaf_splits_total": (
-        "SELECT index::text, leaf_splits FROM index_split_stats WHERE index IS NOT NULL", "index"),
+        "SELECT index::text, leaf_splits FROM ordered_uuid.index_split_stats WHERE index IS NOT NULL", "index"),
     "ordered_uuid_index_upper_splits_total": (
-        "SELECT index::text, upper_splits FROM index_split_stats WHERE index IS NOT NULL", "index"),
+        "SELECT index::text, upper_splits FROM ordered_uuid.index_split_stats WHERE index IS NOT NULL", "index"),
     "ordered_uuid_index_root_splits_total": (
-        "SELECT index::text, root_splits FROM index_split_stats WHERE index IS NOT NULL", "index"),
+        "SELECT index::text, root_splits FROM ordered_uuid.index_split_stats WHERE index IS NOT NULL", "index"),
     "ordered_uuid_extend_lock_waits_total": (
-        "SELECT relation::text, waits FROM extend_lock_stats WHERE relation IS NOT NULL", "relation"),
+        "SELECT relation::text, waits FROM ordered_uuid.extend_lock_stats WHERE relation IS NOT NULL", "relation"),
     "ordered_uuid_extend_lock_samples_total": (
-        "SELECT relation::text, samples FROM extend_lock_stats WHERE relation IS NOT NULL", "relation"),
+        "SELECT relation::text, samples FROM ordered_uuid.extend_lock_stats WHERE relation IS NOT NULL", "relation"),
     "ordered_uuid_extend_lock_wait_seconds_total": (
-        "SELECT relation::text, extract(epoch FROM est_wait_time) FROM extend_lock_stats"
+        "SELECT relation::text, extract(epoch FROM est_wait_time) FROM ordered_uuid.extend_lock_stats"
         " WHERE relation IS NOT NULL", "relation"),
-    "ordered_uuid_collector_rounds_total": ("SELECT '', rounds FROM collector_info()", None),
-    "ordered_uuid_collector_wal_records_total": ("SELECT '', wal_records FROM collector_info()", None),
+    "ordered_uuid_collector_rounds_total": ("SELECT '', rounds FROM ordered_uuid.collector_info()", None),
+    "ordered_uuid_collector_wal_records_total": ("SELECT '', wal_records FROM ordered_uuid.collector_info()", None),
     "ordered_uuid_collector_wal_skipped_bytes_total": (
-        "SELECT '', wal_skipped_bytes FROM collector_info()", None),
+        "SELECT '', wal_skipped_bytes FROM ordered_uuid.collector_info()", None),
     "ordered_uuid_wait_samples_total": (
         "SELECT backend_type || '/' || wait_event_type || '/' || wait_event, sum(samples)"
-        " FROM wait_profile GROUP BY 1", ("backend_type", "wait_event_type", "wait_event")),
+        " FROM ordered_uuid.wait_profile GROUP BY 1", ("backend_type", "wait_event_type", "wait_event")),
 }
 # the workload's own rows: quiet once it is done, so the reads must agree
-QUIET = {("ordered_uuid_index_leaf_splits_total", "s1_pkey"),
-         ("ordered_uuid_extend_lock_waits_total", "s2"),
-         ("ordered_uuid_extend_lock_samples_total", "s2")}
+# (schema-qualified: public is not on the exporter's search_path)
+QUIET = {("ordered_uuid_index_leaf_splits_total", "public.s1_pkey"),
+         ("ordered_uuid_extend_lock_waits_total", "public.s2"),
+         ("ordered_uuid_extend_lock_samples_total", "public.s2")}
 
 
 def read_views():
@@ -225,9 +227,11 @@ def scraped(name, label, at):
     return vals
 
 
-before_t = time.time()
 before = read_views()
-# a scrape that began after the first read: its sample's timestamp is later
+# a scrape that began after the first read ended: its sample's timestamp is
+# later (the time is taken after the read: on a busy machine psql may start
+# late, and a scrape between the clock reading and the read saw less)
+before_t = time.time()
 deadline = time.time() + 30
 at = None
 while time.time() < deadline:
@@ -252,5 +256,4 @@ if at is not None:
         report(f"{name}{{{k}}} scraped equals the view at a quiet moment ({g})",
                b is not None and b > 0 and b == a == g, f"view {b}, scraped {g}, view again {a}")
 
-print(f"monitoring: {n - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(report.summary("monitoring"))

@@ -21,8 +21,8 @@ from plot_env import pyplot  # noqa: E402
 
 plt = pyplot("monitoring_plot.py")
 
-UNITS = {"ops": "per second", "Bps": "bytes per second", "percentunit": "fraction",
-         "short": "", "none": ""}
+UNITS = {"ops": "per second", "Bps": "bytes per second", "bytes": "bytes",
+         "percentunit": "fraction", "short": "", "none": ""}
 
 
 def legend(fmt, metric):

@@ -8,7 +8,15 @@
 # (inserts of random keys into an indexed table: leaf splits) and an S2 one
 # (four sessions inserting into one table queue on its extension lock, held by
 # the test module meanwhile), then scripts/monitoring_check.py through
-# Prometheus' HTTP API.  Called by scripts/test-one.sh for the last version
+# Prometheus' HTTP API.  The extension sits in schema ordered_uuid, the
+# exporter's role has the search_path Debian's exporter README recommends
+# (prometheus, pg_catalog: without the extension's schema).  Then
+# scripts/monitoring_plant.py plants objects named like everything the
+# queries use in a schema ahead of pg_catalog on a monitoring role's
+# search_path and runs every query, in SQL and through two more exporters
+# (that role's and a clean one's): none may run, each query must give what it
+# gives without them.  OU_MONITORING_PLANT_QUERIES=FILE runs that part on
+# another queries file (the 1.3.0 one fails it).  Called by scripts/test-one.sh for the last version
 # (with OU_MONITORING_BUILT=1: the extension and the test module are
 # installed already); run alone it fetches PostgreSQL MAJOR (default 18) and
 # builds and installs both first.
@@ -49,10 +57,10 @@ ou_log "[$label] monitoring: promtool check rules, test rules"
 rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
-exporter_pid= prometheus_pid=
+pids=()
 stop_all() {
 	local p
-	for p in $exporter_pid $prometheus_pid; do
+	for p in "${pids[@]}"; do
 		kill "$p" 2>/dev/null && for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 		kill -9 "$p" 2>/dev/null || true
 	done
@@ -74,11 +82,15 @@ ou_log "[$label] monitoring: server with the collector, exporter, Prometheus"
 ou_server_start "$pg_config" "$work/pg" 5432 shared_preload_libraries=ordered_uuid \
 	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000
 psql -qX -v ON_ERROR_STOP=1 <<'SQL'
-CREATE EXTENSION ordered_uuid;
+-- as doc/monitoring.md recommends: a schema only its owner can create in
+CREATE SCHEMA ordered_uuid;
+GRANT USAGE ON SCHEMA ordered_uuid TO PUBLIC;
+CREATE EXTENSION ordered_uuid SCHEMA ordered_uuid;
 -- the exporter's role: pg_monitor sees every database's rows and every
--- process's wait event
+-- process's wait event; the search_path Debian's exporter README recommends,
+-- which lacks the extension's schema
 CREATE ROLE ou_exporter LOGIN IN ROLE pg_monitor;
-ALTER ROLE ou_exporter SET search_path = pg_catalog, public;
+ALTER ROLE ou_exporter SET search_path = prometheus, pg_catalog;
 CREATE SCHEMA mon_test;
 CREATE FUNCTION mon_test.extension_lock(rel regclass) RETURNS void
 	AS 'ordered_uuid_test', 'ou_extension_lock' LANGUAGE C STRICT;
@@ -86,13 +98,24 @@ CREATE TABLE s1 (id uuid PRIMARY KEY, pad text);
 CREATE TABLE s2 (id int, pad text) WITH (autovacuum_enabled = off);
 SQL
 
-exporter_port=$(ou_free_tcp_port)
-DATA_SOURCE_NAME="postgresql://ou_exporter@/postgres?host=$work/pg&port=5432&sslmode=disable" \
-	"$bin/prometheus-postgres-exporter" --web.listen-address="127.0.0.1:$exporter_port" \
-	--extend.query-path="$OU_ROOT/monitoring/ordered_uuid_exporter_queries.yaml" \
-	--disable-default-metrics --disable-settings-metrics \
-	--no-collector.database --no-collector.bgwriter >"$work/exporter.log" 2>&1 &
-exporter_pid=$!
+# start_exporter ROLE DATABASE QUERIES NAME: an exporter connected as ROLE to
+# DATABASE on a free port (printed to NAME.port), logging to NAME.log.  Only
+# the queries file's metrics: no default metrics, no settings, no database
+# sizes, and no bgwriter collector, whose queries of 0.11.1 fail on 17 and
+# later (pg_stat_bgwriter lost its checkpoint columns to pg_stat_checkpointer).
+start_exporter() {
+	local port
+	port=$(ou_free_tcp_port)
+	echo "$port" >"$work/$4.port"
+	DATA_SOURCE_NAME="postgresql://$1@/$2?host=$work/pg&port=5432&sslmode=disable" \
+		"$bin/prometheus-postgres-exporter" --web.listen-address="127.0.0.1:$port" \
+		--extend.query-path="$3" --disable-default-metrics --disable-settings-metrics \
+		--no-collector.database --no-collector.bgwriter >"$work/$4.log" 2>&1 &
+	pids+=($!)
+}
+queries=$OU_ROOT/monitoring/ordered_uuid_exporter_queries.yaml
+start_exporter ou_exporter postgres "$queries" exporter
+exporter_port=$(cat "$work/exporter.port")
 
 prometheus_port=$(ou_free_tcp_port)
 cat >"$work/prometheus.yml" <<EOF
@@ -110,7 +133,7 @@ EOF
 "$bin/promtool" check config "$work/prometheus.yml" >/dev/null
 "$bin/prometheus" --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
 	--web.listen-address="127.0.0.1:$prometheus_port" >"$work/prometheus.log" 2>&1 &
-prometheus_pid=$!
+pids+=($!)
 prom=http://127.0.0.1:$prometheus_port
 # get URL: its body, failing unless 200 (python3: curl may be missing)
 get() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"; }
@@ -150,11 +173,11 @@ for round in 1 2; do
 done
 
 # the worker restarts once killed: OrderedUuidCollectorRestarted fires
-old=$(psql -XAtq -c 'SELECT worker_pid FROM collector_info()')
+old=$(psql -XAtq -c 'SELECT worker_pid FROM ordered_uuid.collector_info()')
 psql -XAtq -c "SELECT pg_terminate_backend($old)" >/dev/null
 restarted() {
 	local p
-	p=$(psql -XAtq -c 'SELECT worker_pid FROM collector_info()')
+	p=$(psql -XAtq -c 'SELECT worker_pid FROM ordered_uuid.collector_info()')
 	[ -n "$p" ] && [ "$p" != "$old" ]
 }
 wait_for "the collector worker to come back" restarted
@@ -175,9 +198,22 @@ if "$bin/promtool" check metrics <"$work/metrics.txt" >"$work/lint.txt" 2>&1 && 
 else
 	echo "not ok - promtool check metrics"; cat "$work/lint.txt"; status=1
 fi
-python3 scripts/monitoring_check.py "$prom" "$start" ${OU_MONITORING_SAVE:+"$OU_MONITORING_SAVE"} || status=1
+# as the exporter's role: the views' relation names as its search_path prints them
+PGUSER=ou_exporter python3 scripts/monitoring_check.py "$prom" "$start" \
+	${OU_MONITORING_SAVE:+"$OU_MONITORING_SAVE"} || status=1
+
+ou_log "[$label] monitoring: the queries with objects planted ahead of pg_catalog on the search_path"
+plant_queries=${OU_MONITORING_PLANT_QUERIES:-$queries}
+python3 scripts/monitoring_plant.py plant "$plant_queries"
+start_exporter ou_exposed ou_plant "$plant_queries" exposed
+start_exporter ou_clean ou_plant "$plant_queries" clean
+scraped() { get "http://127.0.0.1:$(cat "$work/$1.port")/metrics" | grep -q '^pg_exporter_last_scrape_error'; }
+wait_for "the exporters on ou_plant" scraped exposed && wait_for "the exporters on ou_plant" scraped clean
+python3 scripts/monitoring_plant.py check "$plant_queries" "http://127.0.0.1:$(cat "$work/exposed.port")" \
+	"http://127.0.0.1:$(cat "$work/clean.port")" || status=1
 if [ $status != 0 ]; then
-	echo "--- exporter log (tail)"; tail -n 20 "$work/exporter.log"
-	echo "--- prometheus log (tail)"; tail -n 20 "$work/prometheus.log"
+	for f in exporter exposed clean prometheus; do
+		echo "--- $f log (tail)"; tail -n 20 "$work/$f.log"
+	done
 fi
 exit $status
