@@ -233,13 +233,17 @@ ou_nowal_changed(List *before, List *after, HTAB *rels)
 	return out;
 }
 
-/* Column numbers of the result. */
+/*
+ * Column numbers of the result.  SQL versions before 1.2.0 declare the
+ * columns before note (OU_EW_NCOLS_0_1).
+ */
 enum
 {
 	EW_RELATION, EW_RELFILENODE, EW_KIND, EW_RECORDS, EW_BYTES, EW_FPI,
 	EW_LEAF, EW_UPPER, EW_ADDED, EW_ROWS, EW_SECONDS, EW_HIT, EW_READ,
 	EW_DIRTIED, EW_WRITTEN, EW_NOTE, OU_EW_NCOLS
 };
+#define OU_EW_NCOLS_0_1		EW_NOTE
 
 /*
  * A per-relation row: relid may be invalid (kind "unknown"); w NULL: the
@@ -402,6 +406,7 @@ explain_writes(PG_FUNCTION_ARGS)
 	/* A statement on a Citus table writes on other nodes: refuse it. */
 	citus = ou_citus_check_explain_writes(sql);
 	ou_init_materialized_srf(fcinfo);
+	ou_check_result_columns(rsinfo->setDesc, OU_EW_NCOLS_0_1, OU_EW_NCOLS, "explain_writes");
 
 	/* On a standby nothing can write WAL: only the total row. */
 	scan_wal = !RecoveryInProgress();
