@@ -260,6 +260,47 @@ SELECT dblink_disconnect('locker');
 SELECT public.bench_cleanup() AS dropped_once_unlocked;
 SELECT count(*) AS run_schemas_left FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
 
+-- 8. A lock held on a run's own scratch table while the run drops it: each
+-- drop of the table waits ordered_uuid.bench_lock_timeout, then skips the
+-- schema; the run says so with one WARNING, not one per drop (only the
+-- SQLSTATE is printed: the message names the run's schema).  The run's
+-- generator waits for an advisory lock that the holder releases once it
+-- holds the table's lock, so that the table exists when it is locked.
+CREATE FUNCTION public.gated_key() RETURNS uuid LANGUAGE sql VOLATILE AS
+	'SELECT pg_advisory_lock_shared(4713); SELECT pg_advisory_unlock_shared(4713); SELECT gen_random_uuid()';
+CREATE FUNCTION public.hold_scratch_table() RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+	t regclass;
+BEGIN
+	FOR i IN 1 .. 1200 LOOP
+		EXIT WHEN EXISTS (SELECT FROM pg_locks WHERE locktype = 'advisory' AND objid = 4713
+							 AND mode = 'ShareLock' AND NOT granted);
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+	SELECT c.oid INTO t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	 WHERE n.nspname LIKE 'ordered\_uuid\_run\_%' AND c.relname = 'g1_t';
+	EXECUTE format('LOCK TABLE %s IN ACCESS SHARE MODE', t);
+	PERFORM pg_advisory_unlock(4713);
+	RETURN t IS NOT NULL;
+END $$;
+SELECT dblink_connect('holder', :'lockconn');
+SELECT gate FROM dblink('holder', 'SELECT pg_advisory_lock(4713) IS NOT NULL') AS r(gate bool);
+SELECT dblink_exec('holder', 'BEGIN');
+SELECT dblink_send_query('holder', 'SELECT public.hold_scratch_table()');
+SET ordered_uuid.bench_lock_timeout = '1s';
+SET client_min_messages = warning;
+\set VERBOSITY sqlstate
+SELECT generator, rows FROM public.bench_insert(ARRAY['public.gated_key()'], 4);
+\set VERBOSITY default
+RESET client_min_messages;
+RESET ordered_uuid.bench_lock_timeout;
+SELECT held AS table_was_held FROM dblink_get_result('holder') AS r(held bool);
+SELECT count(*) AS no_more_results FROM dblink_get_result('holder') AS r(held bool);
+SELECT dblink_exec('holder', 'COMMIT');
+SELECT dblink_disconnect('holder');
+SELECT public.bench_cleanup() AS dropped_once_released;
+SELECT count(*) AS run_schemas_left FROM pg_namespace WHERE nspname LIKE 'ordered\_uuid\_%';
+
 \c :"origdb"
 DROP DATABASE regress_ou_attack;
 DROP ROLE regress_sec_owner, regress_sec_lim1, regress_sec_lim0;

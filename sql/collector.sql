@@ -301,3 +301,32 @@ SELECT s.leaf_splits = w.leaf_splits AND s.upper_splits = w.upper_splits
  WHERE s.index = 'off_t_pkey'::regclass;
 DROP TABLE off_t;
 DROP TABLE split_t;
+
+-- The library is installed before ALTER EXTENSION ... UPDATE runs: until
+-- then collector_info() and collector_detail_info() answer with the columns
+-- that release declares (15 and 7 before 1.2.0; 20 and 8 in 1.2.0), the
+-- same values in the same places.
+SELECT current_database() AS collector_db \gset
+CREATE DATABASE regress_ou_collector_old;
+\c regress_ou_collector_old
+CREATE EXTENSION ordered_uuid VERSION '1.1.1';
+SELECT (SELECT count(*) FROM json_object_keys(row_to_json(i))) AS columns,
+	   i.worker_pid = a.pid AS worker_pid_right,
+	   i.max_entries = current_setting('ordered_uuid.max_entries')::int AS max_entries_right,
+	   i.wal_reached IS NOT NULL AS following_wal
+  FROM collector_info() AS i JOIN pg_stat_activity a ON a.backend_type = 'ordered_uuid collector';
+SELECT (SELECT count(*) FROM json_object_keys(row_to_json(d))) AS columns,
+	   d.profile_queries, d.profile_pids,
+	   d.history_size = current_setting('ordered_uuid.history_size')::int AS history_size_right
+  FROM collector_detail_info() AS d;
+DROP EXTENSION ordered_uuid;
+CREATE EXTENSION ordered_uuid VERSION '1.2.0';
+SELECT (SELECT count(*) FROM json_object_keys(row_to_json(i))) AS columns,
+	   i.worker_pid = a.pid AS worker_pid_right, i.state
+  FROM collector_info() AS i JOIN pg_stat_activity a ON a.backend_type = 'ordered_uuid collector';
+SELECT (SELECT count(*) FROM json_object_keys(row_to_json(d))) AS columns,
+	   d.history_size = current_setting('ordered_uuid.history_size')::int AS history_size_right,
+	   d.detail_evicted
+  FROM collector_detail_info() AS d;
+\c :"collector_db"
+DROP DATABASE regress_ou_collector_old;

@@ -237,7 +237,7 @@ DROP TABLE ew_big;
 -- 10. The measured statement may create, use and drop replication slots of
 -- its own, and fail: explain_writes' slot holds the WAL meanwhile (the
 -- statement sees it in use by this backend), is dropped all the same, and
--- the next call gets one again.  A caught error leaves it to the next call.
+-- the next call gets one again.
 CREATE TABLE ew_seen (slot_name name, ours bool);
 SELECT count(*) > 0 AS measured
   FROM explain_writes($$INSERT INTO ew_seen
@@ -254,11 +254,40 @@ SELECT * FROM explain_writes($$SELECT pg_create_physical_replication_slot('regre
 									  1 / (random() * 0)::int$$);
 SELECT slot_name FROM pg_replication_slots ORDER BY slot_name;
 SELECT pg_drop_replication_slot('regress_ou_kept');
+-- A caught error (PL/pgSQL's EXCEPTION, a savepoint) drops it at once, with
+-- the subtransaction, not at the next call or the session's end: no slot
+-- holds WAL back once the error is caught, still inside the transaction.
+CREATE TEMP TABLE ew_after (slots bigint, holding_wal bigint);
 DO $$ BEGIN
-	PERFORM * FROM explain_writes('SELECT 1/0');
-EXCEPTION WHEN division_by_zero THEN NULL;
+	BEGIN
+		PERFORM * FROM explain_writes('SELECT 1/0');
+	EXCEPTION WHEN division_by_zero THEN NULL;
+	END;
+	INSERT INTO ew_after SELECT count(*), count(restart_lsn) FROM pg_replication_slots;
 END $$;
+SELECT slots AS in_the_transaction, holding_wal FROM ew_after;
 SELECT count(*) AS left_after_caught_error FROM pg_replication_slots;
+BEGIN;
+SAVEPOINT s;
+SELECT * FROM explain_writes('INSERT INTO ew_no_such_table VALUES (1)');
+ROLLBACK TO SAVEPOINT s;
+SELECT count(*) AS left_after_rollback_to_savepoint FROM pg_replication_slots;
+COMMIT;
+-- An error that the statement catches itself aborts a subtransaction of the
+-- statement's: the slot stays and holds the WAL until the call ends.
+CREATE FUNCTION pg_temp.catch_and_look() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	BEGIN
+		PERFORM 1 / 0;
+	EXCEPTION WHEN division_by_zero THEN NULL;
+	END;
+	INSERT INTO ew_seen SELECT slot_name, restart_lsn IS NOT NULL FROM pg_replication_slots;
+END
+$$;
+DELETE FROM ew_seen;
+SELECT count(*) > 0 AS measured FROM explain_writes('SELECT pg_temp.catch_and_look()');
+SELECT slot_name LIKE 'ordered\_uuid\_explain\_writes\_%' AS ours, ours AS holding_wal FROM ew_seen;
+SELECT count(*) AS left_after_statement_caught_its_error FROM pg_replication_slots;
 SELECT count(*) > 0 AS measured_again FROM explain_writes($$INSERT INTO ew_seen VALUES ('x', true)$$);
 SELECT count(*) AS slots_left FROM pg_replication_slots;
 DROP TABLE ew_seen;

@@ -76,6 +76,23 @@ SELECT levels FROM index_shape('sh_owned_idx');
 SELECT leaf_pages = :sh_k_leaf_pages AS granted_can FROM index_shape('sh_k_idx');
 RESET ROLE;
 REVOKE EXECUTE ON FUNCTION index_shape(regclass) FROM regress_diag_shape;
+-- A partitioned index has no pages: the error says what it is and where to
+-- look, and the index of each partition answers as pgstatindex does.
+-- heap_locality() counts the rows of every partition of a partitioned table.
+CREATE TABLE sh_part (id int PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE sh_part_1 PARTITION OF sh_part FOR VALUES FROM (0) TO (1000);
+CREATE TABLE sh_part_2 PARTITION OF sh_part FOR VALUES FROM (1000) TO (2000);
+INSERT INTO sh_part SELECT generate_series(0, 1999);
+\set VERBOSITY default
+SELECT * FROM index_shape('sh_part_pkey');
+\set VERBOSITY sqlstate
+SELECT t.relid AS partition_index, s.leaf_pages = p.leaf_pages AS agrees
+  FROM pg_partition_tree('sh_part_pkey') AS t
+ CROSS JOIN LATERAL index_shape(t.relid) AS s
+ CROSS JOIN LATERAL pgstatindex(t.relid::text) AS p
+ WHERE t.isleaf ORDER BY t.relid::text COLLATE "C";
+SELECT keys, rows FROM heap_locality('sh_part', 'id');
+DROP TABLE sh_part;
 
 -- heap_locality: the same numbers by hand.
 TRUNCATE sh_t;

@@ -95,7 +95,8 @@ extern void ou_bench_define_gucs(void);
 extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
 							  int64 min, int64 max);
 extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
-extern void ou_bench_materialize(FunctionCallInfo fcinfo, const char *fname, int natts);
+extern int	ou_bench_materialize(FunctionCallInfo fcinfo, const char *fname, int natts,
+								 int old_natts);
 
 /* bench_leader.c: a run */
 extern OuBenchRun *ou_bench_start(const char *fname, Oid fn_oid, int nworkers,

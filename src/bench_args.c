@@ -252,16 +252,22 @@ ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name)
  * ou_bench_materialize
  *		Set up a benchmark's materialized result set (rsinfo->setResult and
  *		setDesc), checking that its row type has the natts columns the C
- *		code fills (an extension script out of step with the library would
- *		not).
+ *		code fills, or old_natts (0: none), the columns an earlier SQL
+ *		version of the extension declares: the library is installed before
+ *		ALTER EXTENSION ... UPDATE runs, and those columns are the first of
+ *		the current ones, so the rows are formed from the first setDesc->natts
+ *		values.  Any other count is an extension script out of step with the
+ *		library.  Returns the number of columns.
  */
-void
-ou_bench_materialize(FunctionCallInfo fcinfo, const char *fname, int natts)
+int
+ou_bench_materialize(FunctionCallInfo fcinfo, const char *fname, int natts, int old_natts)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 
 	ou_init_materialized_srf(fcinfo);
-	if (rsinfo->setDesc->natts != natts)
+	if (rsinfo->setDesc->natts != natts &&
+		(old_natts == 0 || rsinfo->setDesc->natts != old_natts))
 		elog(ERROR, "%s: result type has %d columns, expected %d",
 			 fname, rsinfo->setDesc->natts, natts);
+	return rsinfo->setDesc->natts;
 }

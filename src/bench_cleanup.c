@@ -173,11 +173,12 @@ ou_bench_try_sql(const char *sql, const char *what, const char *schema, char **b
  *		does not exist).  The first lock that cannot be had within
  *		lock_timeout ends it (OU_DROP_BUSY): the rest of the schema is
  *		skipped, with one WARNING naming the lock and its holders, as every
- *		other lock held in it would be waited for too.  Call it outside a
- *		transaction.
+ *		other lock held in it would be waited for too; without warn_busy
+ *		(the schema was skipped, and said so, earlier in the same run), with
+ *		none.  Call it outside a transaction.
  */
 OuDropResult
-ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
+ou_bench_drop_schema(const char *schema, const char *prefix, bool whole, bool warn_busy)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	List	   *failed = NIL;	/* names that could not be dropped */
@@ -257,6 +258,8 @@ ou_bench_drop_schema(const char *schema, const char *prefix, bool whole)
 									psprintf("scratch schema %s", quote_identifier(schema)),
 									schema, &busy, outer);
 		ou_worker_end_xact();
+		if (busy && !warn_busy)
+			return OU_DROP_BUSY;
 		if (busy)
 		{
 			ereport(WARNING,
@@ -325,7 +328,7 @@ ou_bench_drop_dead_runs(bool any_owner)
 		if (dead)
 			LockRelease(&tag, ExclusiveLock, false);
 		CommitTransactionCommand();
-		if (dead && ou_bench_drop_schema(schema, "", true) == OU_DROP_DONE)
+		if (dead && ou_bench_drop_schema(schema, "", true, true) == OU_DROP_DONE)
 			dropped++;
 	}
 	SetConfigOption("lock_timeout", lock_timeout, PGC_USERSET, PGC_S_SESSION);
@@ -412,7 +415,7 @@ ou_bench_cleanup_main(Datum main_arg)
 	/* a read-only default would make every DROP fail */
 	SetConfigOption("default_transaction_read_only", "off", PGC_USERSET, PGC_S_SESSION);
 	pgstat_report_activity(STATE_RUNNING, "ordered_uuid: dropping a benchmark scratch schema");
-	(void) ou_bench_drop_schema(args.schema, "", true);
+	(void) ou_bench_drop_schema(args.schema, "", true, true);
 	pgstat_report_activity(STATE_IDLE, NULL);
 	proc_exit(0);
 }

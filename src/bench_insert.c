@@ -66,9 +66,20 @@
 PG_FUNCTION_INFO_V1(bench_insert);
 PG_FUNCTION_INFO_V1(bench_insert_distributed);
 
-/* bench_insert's columns; bench_insert_distributed has the first 13 */
+/*
+ * bench_insert's columns; bench_insert_distributed has the first 13, and so
+ * has bench_insert_result before SQL version 1.3.0 (see OU_INSERT_OLD_NARGS)
+ */
 #define OU_BENCH_INSERT_COLS	20
 #define OU_BENCH_DIST_COLS		13
+
+/*
+ * bench_insert's arguments before SQL version 1.3.0, which added repeats:
+ * the library may be called through that declaration between its
+ * installation and ALTER EXTENSION ... UPDATE.  Such a call runs each
+ * generator once, as those versions did.
+ */
+#define OU_INSERT_OLD_NARGS		7
 
 /* most shards create_distributed_table() accepts */
 #define OU_MAX_SHARD_COUNT		64000
@@ -290,9 +301,9 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	else
 		a->unlogged = ou_bench_arg_bool(fcinfo, 5, "unlogged");
 	a->keep = ou_bench_arg_bool(fcinfo, 6, "keep");
-	/* bench_insert_distributed has no repeats: one run of each generator */
-	a->repeats = distributed ? 1 :
-		(int) ou_bench_arg_int(fcinfo, 7, "repeats", 1, OU_MAX_REPEATS);
+	/* bench_insert_distributed, and bench_insert before 1.3.0, have no repeats */
+	a->repeats = (distributed || PG_NARGS() <= OU_INSERT_OLD_NARGS) ? 1 :
+		(int) ou_bench_arg_int(fcinfo, OU_INSERT_OLD_NARGS, "repeats", 1, OU_MAX_REPEATS);
 	ou_check_not_null(fcinfo, 0, "generators");
 	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
 	if (ARR_NDIM(gens_arr) > 1)
@@ -607,9 +618,13 @@ ou_bench_insert_run(FunctionCallInfo fcinfo, bool distributed)
 	for (g = 0; g < a.ngens; g++)
 		samplers[g] = ou_sampler_create();
 
-	/* the result set, materialized */
-	ou_bench_materialize(fcinfo, distributed ? "bench_insert_distributed" : "bench_insert",
-						 distributed ? OU_BENCH_DIST_COLS : OU_BENCH_INSERT_COLS);
+	/*
+	 * the result set, materialized; bench_insert_result before 1.3.0 has
+	 * only the first columns, which the rows are then formed from
+	 */
+	(void) ou_bench_materialize(fcinfo, distributed ? "bench_insert_distributed" : "bench_insert",
+								distributed ? OU_BENCH_DIST_COLS : OU_BENCH_INSERT_COLS,
+								distributed ? 0 : OU_BENCH_DIST_COLS);
 	runcxt = AllocSetContextCreate(CurrentMemoryContext, "bench_insert per run",
 								   ALLOCSET_DEFAULT_SIZES);
 

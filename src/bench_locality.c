@@ -297,7 +297,7 @@ bench_locality(PG_FUNCTION_ARGS)
 	text_cap = Max(text_cap, sizeof("clustered"));
 
 	/* the result set, materialized */
-	ou_bench_materialize(fcinfo, "bench_locality", OU_LOCALITY_COLS);
+	(void) ou_bench_materialize(fcinfo, "bench_locality", OU_LOCALITY_COLS, 0);
 	tupstore = rsinfo->setResult;
 	tupdesc = rsinfo->setDesc;
 

@@ -227,7 +227,8 @@ extern void ou_bench_check_limits(const OuBenchLimits *limits, Oid roleid, Oid d
 
 /* bench_cleanup.c */
 extern void ou_bench_launch_cleanup(OuBenchShared *sh, bool wait);
-extern OuDropResult ou_bench_drop_schema(const char *schema, const char *prefix, bool whole);
+extern OuDropResult ou_bench_drop_schema(const char *schema, const char *prefix, bool whole,
+										 bool warn_busy);
 extern int64 ou_bench_drop_dead_runs(bool any_owner);
 extern bool ou_bench_run_id_from_schema(const char *schema, uint64 *run_id);
 

@@ -57,6 +57,8 @@ PGDLLEXPORT void ou_bench_worker_main(Datum main_arg);
 static SPIPlanPtr *ou_plans = NULL;
 static int	ou_nplans = 0;
 static char ou_plans_path = OU_PATH_SAFE;
+/* a drop of the run's schema was skipped for a lock, with its WARNING */
+static bool ou_drop_skipped = false;
 
 /*
  * ou_worker_begin_block / ou_worker_end_block
@@ -363,7 +365,11 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 			if (me == 0)
 			{
 				ou_worker_use_path(OU_PATH_SAFE);
-				slot->count = ou_bench_drop_schema(sh->schema, text, sh->drop_schema);
+				/* the run's later drops skip it without a second WARNING */
+				slot->count = ou_bench_drop_schema(sh->schema, text, sh->drop_schema,
+												   !ou_drop_skipped);
+				if (slot->count == OU_DROP_BUSY)
+					ou_drop_skipped = true;
 			}
 			break;
 		case OU_CMD_KEEP:

@@ -302,6 +302,8 @@ ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
 	ou_collector_check_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	/* SQL versions before 1.2.0 declare the first 7 columns */
+	ou_check_result_columns(tupdesc, 7, lengthof(values), "collector_detail_info");
 
 	LWLockAcquire(ou_shared->lock, LW_SHARED);
 	dropped = ou_shared->detail.dropped;

@@ -409,6 +409,8 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	ou_collector_check_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	/* SQL versions before 1.2.0 declare the first 15 columns, 1.2.0 the first 20 */
+	ou_check_result_columns(tupdesc, 15, lengthof(values), "collector_info");
 
 	LWLockAcquire(ou_shared->lock, LW_SHARED);
 	copy = *ou_shared;

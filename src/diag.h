@@ -67,6 +67,6 @@ extern HTAB *ou_writes_scan(XLogRecPtr start, XLogRecPtr end, OuStmtXids *xids,
 
 /* diag_writes_slot.c: the slot that holds the statement's WAL meanwhile */
 extern bool ou_hold_wal(void);
-extern void ou_release_wal(bool on_error);
+extern void ou_release_wal(void);
 
 #endif							/* ORDERED_UUID_DIAG_H */

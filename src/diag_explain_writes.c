@@ -233,13 +233,17 @@ ou_nowal_changed(List *before, List *after, HTAB *rels)
 	return out;
 }
 
-/* Column numbers of the result. */
+/*
+ * Column numbers of the result.  SQL versions before 1.2.0 declare the
+ * columns before note (OU_EW_NCOLS_0_1).
+ */
 enum
 {
 	EW_RELATION, EW_RELFILENODE, EW_KIND, EW_RECORDS, EW_BYTES, EW_FPI,
 	EW_LEAF, EW_UPPER, EW_ADDED, EW_ROWS, EW_SECONDS, EW_HIT, EW_READ,
 	EW_DIRTIED, EW_WRITTEN, EW_NOTE, OU_EW_NCOLS
 };
+#define OU_EW_NCOLS_0_1		EW_NOTE
 
 /*
  * A per-relation row: relid may be invalid (kind "unknown"); w NULL: the
@@ -402,68 +406,60 @@ explain_writes(PG_FUNCTION_ARGS)
 	/* A statement on a Citus table writes on other nodes: refuse it. */
 	citus = ou_citus_check_explain_writes(sql);
 	ou_init_materialized_srf(fcinfo);
+	ou_check_result_columns(rsinfo->setDesc, OU_EW_NCOLS_0_1, OU_EW_NCOLS, "explain_writes");
 
 	/* On a standby nothing can write WAL: only the total row. */
 	scan_wal = !RecoveryInProgress();
 	held = scan_wal && ou_hold_wal();
 	memset(&other, 0, sizeof(other));
-	PG_TRY();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	nowal_before = ou_nowal_snapshot(cxt);
+
+	/* Run the statement, between counter snapshots. */
+	if (scan_wal)
+		start = GetXLogInsertRecPtr();
+	ou_stmt_xids_begin(&xids);
+	b0 = pgBufferUsage;
+	w0 = pgWalUsage;
+	INSTR_TIME_SET_CURRENT(t0);
+	nrows = ou_run_statement(sql);
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	memset(&bd, 0, sizeof(bd));
+	memset(&wd, 0, sizeof(wd));
+	BufferUsageAccumDiff(&bd, &pgBufferUsage, &b0);
+	WalUsageAccumDiff(&wd, &pgWalUsage, &w0);
+	ou_stmt_xids_end(&xids);
+
+	/*
+	 * It reached the cluster after all (a function, a trigger, a command
+	 * Citus propagates): its writes there are not in our WAL.  The error
+	 * rolls the statement back.
+	 */
+	if (citus && ou_citus_xact_number() != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("explain_writes cannot measure a statement that ran on other Citus nodes"),
+				 errdetail("Citus ran part of it on the nodes that hold the shards (through a function, a trigger or a propagated command); their writes are not in this server's WAL. The statement was rolled back."),
+				 errhint("Measure on the nodes: compare pg_current_wal_insert_lsn() before and after the statement on each (run_command_on_all_nodes()), and call index_splits() there for that range.")));
+
+	nowal = ou_nowal_snapshot(cxt);
+	SPI_finish();
+
+	if (scan_wal)
 	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		nowal_before = ou_nowal_snapshot(cxt);
-
-		/* Run the statement, between counter snapshots. */
-		if (scan_wal)
-			start = GetXLogInsertRecPtr();
-		ou_stmt_xids_begin(&xids);
-		b0 = pgBufferUsage;
-		w0 = pgWalUsage;
-		INSTR_TIME_SET_CURRENT(t0);
-		nrows = ou_run_statement(sql);
-		INSTR_TIME_SET_CURRENT(t1);
-		INSTR_TIME_SUBTRACT(t1, t0);
-		memset(&bd, 0, sizeof(bd));
-		memset(&wd, 0, sizeof(wd));
-		BufferUsageAccumDiff(&bd, &pgBufferUsage, &b0);
-		WalUsageAccumDiff(&wd, &pgWalUsage, &w0);
-		ou_stmt_xids_end(&xids);
-
-		/*
-		 * It reached the cluster after all (a function, a trigger, a command
-		 * Citus propagates): its writes there are not in our WAL.  The error
-		 * rolls the statement back.
-		 */
-		if (citus && ou_citus_xact_number() != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("explain_writes cannot measure a statement that ran on other Citus nodes"),
-					 errdetail("Citus ran part of it on the nodes that hold the shards (through a function, a trigger or a propagated command); their writes are not in this server's WAL. The statement was rolled back."),
-					 errhint("Measure on the nodes: compare pg_current_wal_insert_lsn() before and after the statement on each (run_command_on_all_nodes()), and call index_splits() there for that range.")));
-
-		nowal = ou_nowal_snapshot(cxt);
-		SPI_finish();
-
-		if (scan_wal)
-		{
-			/* Our records are not committed yet: make sure they are on disk. */
-			end = ou_wal_insert_end_lsn();
-			if (end > start)
-				XLogFlush(end);
-			rels = ou_writes_scan(start, end, &xids, &other, held ?
-								  "The replication slot that held it was invalidated: raise max_slot_wal_keep_size." :
-								  "No replication slot held it (one needs the REPLICATION attribute, wal_level replica or logical, and a free slot of max_replication_slots): raise max_wal_size or wal_keep_size.");
-		}
+		/* Our records are not committed yet: make sure they are on disk. */
+		end = ou_wal_insert_end_lsn();
+		if (end > start)
+			XLogFlush(end);
+		rels = ou_writes_scan(start, end, &xids, &other, held ?
+							  "The replication slot that held it was invalidated: raise max_slot_wal_keep_size." :
+							  "No replication slot held it (one needs the REPLICATION attribute, wal_level replica or logical, and a free slot of max_replication_slots): raise max_wal_size or wal_keep_size.");
 	}
-	PG_CATCH();
-	{
-		if (held)
-			ou_release_wal(true);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
+	/* an error before here: the abort of its (sub)transaction drops the slot */
 	if (held)
-		ou_release_wal(false);
+		ou_release_wal();
 	nowal = ou_nowal_changed(nowal_before, nowal, rels);
 
 	/* One row per relation file. */

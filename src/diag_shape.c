@@ -171,6 +171,13 @@ ou_index_shape_open(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
+	/* like core's "is a partitioned table": it has no pages to read */
+	if (rel->rd_rel->relkind == RELKIND_PARTITIONED_INDEX && rel->rd_rel->relam == BTREE_AM_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a partitioned index", RelationGetRelationName(rel)),
+				 errdetail("A partitioned index holds no entries: each partition has an index of its own."),
+				 errhint("Call index_shape() on the index of each partition: pg_partition_tree() of this index lists them.")));
 	if (rel->rd_rel->relkind != RELKIND_INDEX || rel->rd_rel->relam != BTREE_AM_OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),

@@ -19,11 +19,14 @@
  * still holding the WAL), and MyReplicationSlot is left to the statement.
  * It is dropped afterwards by pointing MyReplicationSlot at it for the
  * moment of ReplicationSlotRelease() (an ephemeral slot is dropped when
- * released).  After an error, nothing that takes locks may run before the
- * transaction is aborted: the slot is handed back as MyReplicationSlot,
- * which core releases after a top-level error; if the error was caught, or
- * the statement's own slot is still acquired, the next explain_writes()
- * call or the backend's exit drops it.
+ * released).  A slot is not transactional, and after an error nothing
+ * that takes locks may run before the (sub)transaction is aborted: then
+ * the abort drops it, from a subtransaction callback when the aborted
+ * subtransaction is the call's own or an enclosing one (a caught error:
+ * PL/pgSQL's EXCEPTION, a savepoint), from a transaction callback when the
+ * whole transaction ends; both run after the abort released the lightweight
+ * locks.  A backend that exits drops it too.  A call inside the measured
+ * statement runs without a slot of its own: the outer call's holds its WAL.
  *
  * IDENTIFICATION
  *	  src/diag_writes_slot.c
@@ -48,6 +51,11 @@
 /* the name of our slot (set by the first call that may have one) */
 static char ou_wal_slot_name[NAMEDATALEN];
 static bool ou_exit_hook_set = false;
+static bool ou_xact_callbacks_set = false;
+
+/* a call holds our slot, since subtransaction ou_held_subid */
+static bool ou_held = false;
+static SubTransactionId ou_held_subid = InvalidSubTransactionId;
 
 /* Is slot the one we created (in use by this backend, under our name)? */
 static bool
@@ -156,17 +164,66 @@ ou_create_wal_slot(const char *name)
 }
 
 /*
+ * ou_drop_held
+ *		The call that held our slot is over: drop the slot, if the statement
+ *		did not.
+ */
+static void
+ou_drop_held(void)
+{
+	ReplicationSlot *slot;
+
+	ou_held = false;
+	slot = ou_find_our_slot();
+	if (slot != NULL)
+		ou_drop_slot(slot);
+}
+
+/*
+ * ou_slot_xact_callback
+ *		The transaction ends while a call holds our slot (its error ended
+ *		the transaction, or was swallowed without a subtransaction): drop it.
+ */
+static void
+ou_slot_xact_callback(XactEvent event, void *arg)
+{
+	if (ou_held && (event == XACT_EVENT_ABORT || event == XACT_EVENT_COMMIT ||
+					event == XACT_EVENT_PREPARE))
+		ou_drop_held();
+}
+
+/*
+ * ou_slot_subxact_callback
+ *		A subtransaction aborts: when it is the one the holding call runs in
+ *		or an enclosing one (the call's error was caught), drop our slot.
+ *		Subtransactions that the measured statement starts have later ids,
+ *		and their aborts leave the slot to the call.
+ */
+static void
+ou_slot_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+						 SubTransactionId parentSubid, void *arg)
+{
+	if (ou_held && event == SUBXACT_EVENT_ABORT_SUB && mySubid <= ou_held_subid)
+		ou_drop_held();
+}
+
+/*
  * ou_hold_wal
  *		Hold the WAL from the last checkpoint's redo position on with a slot
  *		of our own, kept aside, when the caller may and a slot is free;
- *		returns whether it did.  ou_release_wal() drops it.  A slot left by
- *		an earlier call whose error was caught is dropped first.
+ *		returns whether it did.  ou_release_wal() drops it, or the abort of
+ *		the call's (sub)transaction after an error.  Inside the statement of
+ *		a call that holds it, returns false: that slot holds the WAL.
  */
 bool
 ou_hold_wal(void)
 {
-	ReplicationSlot *left = ou_find_our_slot();
+	ReplicationSlot *left;
 
+	if (ou_held)
+		return false;
+	/* never left by a call that ended, but cheap to make sure */
+	left = ou_find_our_slot();
 	if (left != NULL)
 		ou_drop_slot(left);
 	if (RecoveryInProgress() || max_replication_slots == 0 ||
@@ -183,27 +240,26 @@ ou_hold_wal(void)
 		before_shmem_exit(ou_drop_slot_at_exit, (Datum) 0);
 		ou_exit_hook_set = true;
 	}
+	if (!ou_xact_callbacks_set)
+	{
+		RegisterXactCallback(ou_slot_xact_callback, NULL);
+		RegisterSubXactCallback(ou_slot_subxact_callback, NULL);
+		ou_xact_callbacks_set = true;
+	}
 	MyReplicationSlot = NULL;	/* kept aside: it stays in use by us */
+	ou_held = true;
+	ou_held_subid = GetCurrentSubTransactionId();
 	return true;
 }
 
 /*
  * ou_release_wal
- *		Drop the slot of ou_hold_wal().  After an error (on_error) nothing
- *		that takes locks may run until the transaction is aborted: the slot
- *		is handed back as MyReplicationSlot, which core releases after a
- *		top-level error, when no other slot is acquired; otherwise, or when
- *		the error is caught, the next call or the backend's exit drops it.
+ *		Drop the slot of ou_hold_wal() at the end of a call that did not
+ *		fail (if the statement did not drop it).
  */
 void
-ou_release_wal(bool on_error)
+ou_release_wal(void)
 {
-	ReplicationSlot *slot = ou_find_our_slot();
-
-	if (slot == NULL)
-		return;					/* the statement dropped it */
-	if (!on_error)
-		ou_drop_slot(slot);
-	else if (MyReplicationSlot == NULL)
-		MyReplicationSlot = slot;
+	if (ou_held)
+		ou_drop_held();
 }

@@ -73,6 +73,25 @@ ou_check_not_null(FunctionCallInfo fcinfo, int argno, const char *name)
 }
 
 /*
+ * ou_check_result_columns
+ *		The result row type of SQL function fname, as the installed SQL
+ *		version of the extension declares it, must have between first_natts
+ *		(the first version's) and natts (the current one's) columns.  The
+ *		library is installed before ALTER EXTENSION ... UPDATE runs, and each
+ *		version added columns only at the end, so an earlier declaration
+ *		has the first desc->natts of the current columns: heap_form_tuple()
+ *		and tuplestore_putvalues() form the row from that many of the
+ *		values.  Any other count is a script out of step with the library.
+ */
+void
+ou_check_result_columns(TupleDesc desc, int first_natts, int natts, const char *fname)
+{
+	if (desc->natts < first_natts || desc->natts > natts)
+		elog(ERROR, "%s: result type has %d columns, expected %d to %d",
+			 fname, desc->natts, first_natts, natts);
+}
+
+/*
  * ou_check_range
  *		v, the value of the argument called name, which must lie in
  *		[min, max]: 22023 otherwise, naming the argument and the value (a max

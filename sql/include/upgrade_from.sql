@@ -23,6 +23,28 @@ CREATE VIEW my_extend AS SELECT relation, waits FROM extend_lock_stats;
 CREATE VIEW my_locality AS SELECT keys, amplification FROM heap_locality('t_v7', 'id');
 SELECT count(*) AS waiting_now FROM my_waits;
 
+-- The library is installed before ALTER EXTENSION ... UPDATE runs: until
+-- then it serves the functions as this release declares them, with their
+-- arguments (bench_insert without repeats before 1.3.0) and their result
+-- columns (13 of bench_insert before 1.3.0, 15 of explain_writes before
+-- 1.2.0), and must give the same answers.  Each generator's 50 keys fit in
+-- one leaf page: no split, a metapage and a leaf.
+SET client_min_messages = warning;
+SELECT b.generator, b.rows, (SELECT count(*) FROM json_object_keys(row_to_json(b))) AS columns,
+	   b.leaf_splits_per_1k, b.index_bytes, b.rows_per_sec > 0 AS timed,
+	   b.wal_bytes_per_row > 0 AS wal_counted, b.avg_leaf_density > 0 AS density,
+	   b.kept_table IS NULL AS dropped
+  FROM bench_insert(ARRAY['bigint', 'uuid_v7_nextval()'], 50, 1, 10) AS b;
+RESET client_min_messages;
+CREATE TABLE t_ew (n int);
+SELECT w.kind, CASE w.kind WHEN 'total' THEN w.wal_records >= 100 ELSE w.wal_records = 100 END AS records,
+	   w.rows,
+	   (SELECT count(*) FROM json_object_keys(row_to_json(w))) AS columns
+  FROM explain_writes('INSERT INTO t_ew SELECT pg_catalog.generate_series(1, 100)') AS w
+ WHERE w.relation = 't_ew'::regclass OR w.kind = 'total'
+ ORDER BY w.kind COLLATE "C";
+DROP TABLE t_ew;
+
 -- the update: every step of the chain, by default to the newest version
 ALTER EXTENSION ordered_uuid UPDATE;
 SELECT e.extversion = (SELECT v.default_version FROM pg_catalog.pg_available_extensions v
