@@ -176,6 +176,16 @@ ou_wal_scan_error_removed(OuWalScan *scan, const char *hint)
 			 errhint("%s", hint)));
 }
 
+/* page_read's answer for a segment that is gone: -1 and page_removed */
+static int
+ou_page_removed(OuWalScan *scan, XLogSegNo segno, TimeLineID tli)
+{
+	scan->page_removed = true;
+	scan->missing_segno = segno;
+	scan->missing_tli = tli;
+	return -1;
+}
+
 /*
  * page_read callback: like read_local_xlog_page, but never waits.  Returns
  * -1 (and sets page_end) when the requested bytes are not on disk yet (or
@@ -241,12 +251,7 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 		if (fd < 0)
 		{
 			if (errno == ENOENT)
-			{
-				scan->page_removed = true;
-				scan->missing_segno = segno;
-				scan->missing_tli = tli;
-				return -1;
-			}
+				return ou_page_removed(scan, segno, tli);
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not open file \"%s\": %m", path)));
@@ -269,10 +274,7 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 	{
 		close(state->seg.ws_file);
 		state->seg.ws_file = -1;
-		scan->page_removed = true;
-		scan->missing_segno = segno;
-		scan->missing_tli = tli;
-		return -1;
+		return ou_page_removed(scan, segno, tli);
 	}
 	return count;
 }
