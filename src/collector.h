@@ -179,7 +179,7 @@ extern void ou_collector_enable_query_id(void);
 extern PGDLLEXPORT void ou_collector_main(Datum main_arg);
 
 /* collector_retain.c: the slot that keeps the WAL not read yet */
-extern int	ou_max_wal_keep_size;
+extern double ou_max_wal_keep_size;
 extern void ou_retain_begin(void);
 extern void ou_retain_advance(XLogRecPtr next_lsn);
 extern void ou_retain_end(OuRetention state);

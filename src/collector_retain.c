@@ -17,14 +17,17 @@
  * behind it, a checkpoint may then recycle what lies before, and the worker
  * skips it and counts it (collector_info().wal_skipped_bytes), as without a
  * slot (a LOG message says when it lets go).  0 means no slot.  The bound
- * is applied by the worker before each slice it reads; core's max_slot_wal_keep_size, when set, applies too (it
- * invalidates the slot and terminates the worker, which starts again a
- * second later with a new slot).
+ * is applied by the worker before each slice it reads; core's
+ * max_slot_wal_keep_size, when set, applies too (it invalidates the slot and
+ * terminates the worker, which starts again a second later with a new slot).
  *
  * No slot, never an error, when wal_level is minimal, when no slot is free
- * (max_replication_slots), or when a slot of that name exists already;
- * collector_info().wal_retention says which, and the worker tries again
- * every OU_RETAIN_RETRY_US.
+ * (max_replication_slots), or when a slot of that name exists already (never
+ * used nor dropped: it is not ours); collector_info().wal_retention says
+ * which.  The worker asks for its slot only when it starts following the WAL
+ * (its start, track_splits turned on) and when max_wal_keep_size is turned
+ * from 0, never on a timer: a slot an administrator frees, say to recreate a
+ * standby's, stays free for them.
  *
  * IDENTIFICATION
  *	  src/collector_retain.c
@@ -33,25 +36,30 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xlog_internal.h"
 #include "replication/slot.h"
 #include "storage/lwlock.h"
 #include "storage/spin.h"
-#include "utils/timestamp.h"
+#include "utils/guc.h"
 
 #include "collector.h"
 #include "compat.h"
 #include "walscan.h"
 
 #define OU_RETAIN_SLOT_NAME "ordered_uuid_collector"
-/* how often a worker without a slot tries again to have one */
-#define OU_RETAIN_RETRY_US	(10 * 1000 * 1000)
 
-int			ou_max_wal_keep_size = 1024;	/* MB; -1 no bound, 0 no slot */
+double		ou_max_wal_keep_size = 1024;	/* MB; -1 no bound, 0 no slot */
 
-static TimestampTz ou_retain_tried = 0;
+/* ordered_uuid.max_wal_keep_size in bytes (when > 0) */
+static uint64
+ou_retain_bound_bytes(void)
+{
+	return (uint64) ceil(ou_max_wal_keep_size * 1024.0 * 1024.0);
+}
 
 /* publish the retention state */
 static void
@@ -145,7 +153,6 @@ ou_retain_begin(void)
 
 	if (MyReplicationSlot != NULL)
 		return;
-	ou_retain_tried = GetCurrentTimestamp();
 	state = ou_retain_why_not();
 	if (state == OU_RETAIN_HOLDING && !ou_retain_create())
 		state = ou_retain_why_not() == OU_RETAIN_NAME_IN_USE ?
@@ -172,9 +179,8 @@ ou_retain_end(OuRetention state)
  *		there on, or from ordered_uuid.max_wal_keep_size behind the WAL on
  *		disk when it is further behind than that.  Moves only forward, and
  *		tells core only when the segment of restart_lsn changes.  Also
- *		follows the setting: drops the slot at 0, creates one as soon as
- *		it is no longer 0, and tries again every OU_RETAIN_RETRY_US when
- *		the server had none to give.
+ *		follows the setting: drops the slot at 0 and asks for one as soon
+ *		as it is no longer 0; otherwise a worker without a slot stays so.
  */
 void
 ou_retain_advance(XLogRecPtr next_lsn)
@@ -189,10 +195,9 @@ ou_retain_advance(XLogRecPtr next_lsn)
 
 	if (slot == NULL)
 	{
-		/* at once when the setting asks for a slot again, else every RETRY */
+		/* when the setting asks for a slot again; never on a timer */
 		if (ou_max_wal_keep_size != 0 &&
-			(ou_shared->wal_retention == OU_RETAIN_OFF ||
-			 GetCurrentTimestamp() - ou_retain_tried >= OU_RETAIN_RETRY_US))
+			ou_shared->wal_retention == OU_RETAIN_OFF)
 			ou_retain_begin();
 		else if (ou_max_wal_keep_size == 0)
 			ou_retain_set_state(OU_RETAIN_OFF);
@@ -204,9 +209,9 @@ ou_retain_advance(XLogRecPtr next_lsn)
 		return;
 	}
 	if (ou_max_wal_keep_size > 0 && flush > next_lsn &&
-		flush - next_lsn > (uint64) ou_max_wal_keep_size * 1024 * 1024)
+		flush - next_lsn > ou_retain_bound_bytes())
 	{
-		keep_from = flush - (uint64) ou_max_wal_keep_size * 1024 * 1024;
+		keep_from = flush - ou_retain_bound_bytes();
 		state = OU_RETAIN_RELEASED;
 	}
 
@@ -230,8 +235,8 @@ ou_retain_advance(XLogRecPtr next_lsn)
 		return;
 	if (state == OU_RETAIN_RELEASED)
 		ereport(LOG,
-				(errmsg("ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (%d MB) behind the WAL",
-						ou_max_wal_keep_size),
+				(errmsg("ordered_uuid collector is more than ordered_uuid.max_wal_keep_size (%s) behind the WAL",
+						GetConfigOptionByName("ordered_uuid.max_wal_keep_size", NULL, false)),
 				 errdetail("A checkpoint may recycle WAL it has not read; the split counts of that WAL are lost and counted as skipped.")));
 	ou_retain_set_state(state);
 }

@@ -27,9 +27,10 @@ void		_PG_init(void);
  *		Called when the library is loaded.  The benchmarks' setting
  *		(ordered_uuid.bench_max_workers) is defined always; only when the
  *		library is loaded through shared_preload_libraries does it set up the
- *		collector (settings, shared memory, background worker) and the
- *		striped keys' shared edge (generators_edge.c).  The generators,
- *		diagnostics and benchmarks need nothing else.
+ *		collector (settings, shared memory, background worker: none in
+ *		binary-upgrade mode) and the striped keys' shared edge
+ *		(generators_edge.c).  The generators, diagnostics and benchmarks
+ *		need nothing else.
  */
 void
 _PG_init(void)

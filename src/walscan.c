@@ -8,7 +8,8 @@
  * the flush pointer (replay pointer on a standby), and opens the segment
  * file itself so that a segment removed by a checkpoint is reported to the
  * caller instead of raising an error (no version has a no-wait page reader
- * for the backend).  The first record at or after a start position is found
+ * for the backend), also when it was removed, or recycled and overwritten,
+ * while it was open.  The first record at or after a start position is found
  * with core's XLogFindNextRecord from 15 on (compat.h).  Every record's main
  * data is checked for length before it is decoded.
  *
@@ -24,6 +25,7 @@
 
 #include "access/nbtxlog.h"
 #include "access/rmgr.h"
+#include "access/xlog.h"
 #include "access/xlog_internal.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -174,6 +176,16 @@ ou_wal_scan_error_removed(OuWalScan *scan, const char *hint)
 			 errhint("%s", hint)));
 }
 
+/* page_read's answer for a segment that is gone: -1 and page_removed */
+static int
+ou_page_removed(OuWalScan *scan, XLogSegNo segno, TimeLineID tli)
+{
+	scan->page_removed = true;
+	scan->missing_segno = segno;
+	scan->missing_tli = tli;
+	return -1;
+}
+
 /*
  * page_read callback: like read_local_xlog_page, but never waits.  Returns
  * -1 (and sets page_end) when the requested bytes are not on disk yet (or
@@ -239,12 +251,7 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 		if (fd < 0)
 		{
 			if (errno == ENOENT)
-			{
-				scan->page_removed = true;
-				scan->missing_segno = segno;
-				scan->missing_tli = tli;
-				return -1;
-			}
+				return ou_page_removed(scan, segno, tli);
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not open file \"%s\": %m", path)));
@@ -256,6 +263,19 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 
 	if (!WALRead(state, cur_page, targetPagePtr, XLOG_BLCKSZ, tli, &errinfo))
 		WALReadRaiseError(&errinfo);
+
+	/*
+	 * A segment open since before a checkpoint removed it may have been
+	 * recycled meanwhile: renamed to a future segment and overwritten with
+	 * its WAL.  So check after reading, as walsenders do: once its number
+	 * is removed, what was read may be anyone's, and the segment is gone.
+	 */
+	if (segno <= XLogGetLastRemovedSegno())
+	{
+		close(state->seg.ws_file);
+		state->seg.ws_file = -1;
+		return ou_page_removed(scan, segno, tli);
+	}
 	return count;
 }
 

@@ -37,8 +37,10 @@
  *	 false, ou_wal_scan_next() returns OU_WAL_REMOVED (the scan cannot go on);
  *	 with skip_removed = true, it jumps to the oldest segment still on disk,
  *	 adds what it jumped over to scan->bytes_skipped / segments_skipped, and
- *	 continues (what a collector wants).  It never raises an error for a
- *	 missing segment; other I/O errors are ERRORs.
+ *	 continues (what a collector wants).  A segment removed or recycled
+ *	 while it was open counts as removed (checked after each read, as
+ *	 walsenders do).  It never raises an error for a missing segment; other
+ *	 I/O errors are ERRORs.
  * - No privilege checks inside (the SQL-callable wrappers check).  No SRF,
  *	 transaction or snapshot assumptions: usable from a background worker
  *	 (catalog look-ups such as ou_wal_relid() need a transaction, though).
