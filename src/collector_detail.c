@@ -198,7 +198,7 @@ ou_history_written(TimestampTz *reset)
 {
 	uint64		written;
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	written = ou_shared->history_written;
 	if (*reset == 0)
 		*reset = ou_shared->stats_reset;
@@ -303,7 +303,7 @@ ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	dropped = ou_shared->detail.dropped;
 	evicted = ou_shared->detail.evicted;
 	written = ou_shared->history_written;

@@ -53,13 +53,13 @@ int			ou_max_wal_keep_size = 1024;	/* MB; -1 no bound, 0 no slot */
 
 static TimestampTz ou_retain_tried = 0;
 
-/* publish the retention state */
+/* publish the retention state (under the spinlock: the worker never waits for the LWLock) */
 static void
 ou_retain_set_state(OuRetention state)
 {
-	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	SpinLockAcquire(&ou_shared->mutex);
 	ou_shared->wal_retention = state;
-	LWLockRelease(ou_shared->lock);
+	SpinLockRelease(&ou_shared->mutex);
 }
 
 /*
