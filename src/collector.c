@@ -27,7 +27,8 @@
  * worker that is the interval, so est_time = samples x interval.
  * Between rounds (every 100 ms, or every interval when that is longer, or at
  * once while behind) it follows the WAL for split counts (collector_wal.c),
- * in slices that end at the next sampling deadline.  The schedule follows
+ * in slices that end at the next sampling deadline, and in any case applies
+ * its slot's bound at least every 100 ms.  The schedule follows
  * the wall clock; a clock set back never stalls it for more than an
  * interval.
  *
@@ -557,27 +558,32 @@ ou_collector_main(Datum main_arg)
 			if (next <= now)
 				next = now + interval_us;	/* fell behind: skip, don't catch up */
 		}
+		kept = !ou_collector_merge();
 
 		/* follow the WAL every 100 ms, or at once when behind */
 		if (ou_track_splits)
 		{
 			now = GetCurrentTimestamp();
-			if (wal_behind || now - last_wal >= OU_WAL_POLL_US || now < last_wal)
+			if (wal_behind || now - last_wal >= Max(OU_WAL_POLL_US, interval_us) ||
+				now < last_wal)
 			{
 				wal_behind = ou_splits_follow(next);
 				last_wal = now;
 			}
+			else
+				ou_splits_keep_bound();
 		}
 		else
 			ou_splits_follow_stop();
-
-		kept = !ou_collector_merge();
 
 		/* while work waits for the LWLock, come back for it soon */
 		now = GetCurrentTimestamp();
 		sleep_ms = next > now ? (long) ((next - now + 999) / 1000) : 0;
 		if ((kept || wal_behind) && sleep_ms > OU_RETRY_MS)
 			sleep_ms = OU_RETRY_MS;
+		/* the slot's bound is applied at least every OU_WAL_POLL_US */
+		if (ou_track_splits && sleep_ms > OU_WAL_POLL_US / 1000)
+			sleep_ms = OU_WAL_POLL_US / 1000;
 		if (sleep_ms > 0)
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 sleep_ms, PG_WAIT_EXTENSION);

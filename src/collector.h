@@ -228,6 +228,7 @@ extern const char *ou_retention_name(OuRetention state);
 /* collector_wal.c: split counts from following the WAL */
 extern bool ou_splits_follow(TimestampTz deadline);
 extern void ou_splits_follow_stop(void);
+extern void ou_splits_keep_bound(void);
 
 /*
  * collector_views.c: helpers shared by the collector's set-returning

@@ -409,6 +409,18 @@ ou_splits_note_dead_dirs(HTAB *local, XLogReaderState *r)
 }
 
 /*
+ * ou_splits_keep_bound
+ *		Between slices (the worker may sleep a whole sample_interval
+ *		between two): apply the slot's bound to the WAL written since.
+ */
+void
+ou_splits_keep_bound(void)
+{
+	if (ou_scan != NULL)
+		ou_retain_advance(ou_scan->next_lsn);
+}
+
+/*
  * ou_splits_open
  *		Open the scan: have a slot first (it keeps the WAL from the last
  *		redo position on), then start where the previous worker stopped
