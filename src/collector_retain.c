@@ -17,9 +17,9 @@
  * behind it, a checkpoint may then recycle what lies before, and the worker
  * skips it and counts it (collector_info().wal_skipped_bytes), as without a
  * slot (a LOG message says when it lets go).  0 means no slot.  The bound
- * is applied by the worker before each slice it reads and every
- * OU_WAL_CLOCK_EVERY records within one (collector_wal.c), never waiting for
- * the LWLock; core's max_slot_wal_keep_size, when set, applies too (it
+ * is applied by the worker before each slice it reads, every
+ * OU_WAL_CLOCK_EVERY records within one and at least every 100 ms between
+ * slices (collector_wal.c, collector.c), never waiting for the LWLock; core's max_slot_wal_keep_size, when set, applies too (it
  * invalidates the slot and terminates the worker, which starts again a
  * second later with a new slot).
  *
