@@ -78,7 +78,7 @@ PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn di
 # collector_episodes and collector_detail_waits: the waits that concurrent
 # sessions force while the collector (the library preloaded) samples them.  Each suite's and spec's
 # results and regression.diffs are in CHECK_DIR/NAME-out.
-PRELOAD_ISOLATION = collector_episodes collector_detail_waits
+PRELOAD_ISOLATION = collector_episodes collector_detail_waits collector_readers
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check

@@ -7,7 +7,9 @@
  * Every ordered_uuid.sample_interval ms (ticks on a fixed schedule, so a slow
  * round does not make the interval drift) the worker samples every process
  * with ou_sample_all -- plain reads, nothing held -- and then, under the
- * collector's own LWLock only, adds the round to the shared tables:
+ * collector's own LWLock only, adds the round to the shared tables (when
+ * the LWLock is not free at once, the round waits in a local buffer, see
+ * below):
  *   - the wait profile, keyed by (database, backend type, wait event), with
  *     wait event 0 standing for "running on CPU";
  *   - per relation, the relation extension lock waits: waiter-samples,
@@ -25,7 +27,8 @@
  * worker that is the interval, so est_time = samples x interval.
  * Between rounds (every 100 ms, or every interval when that is longer, or at
  * once while behind) it follows the WAL for split counts (collector_wal.c),
- * in slices that end at the next sampling deadline.  The schedule follows
+ * in slices that end at the next sampling deadline, and in any case applies
+ * its slot's bound at least every 100 ms.  The schedule follows
  * the wall clock; a clock set back never stalls it for more than an
  * interval.
  *
@@ -60,6 +63,10 @@ int			ou_history_size = 0;
 
 /* how often the worker reads new WAL when it is not behind */
 #define OU_WAL_POLL_US	(100 * 1000)
+/* how often the worker tries again for the LWLock while it keeps work */
+#define OU_RETRY_MS		1
+/* the most samples the worker keeps while the LWLock is not free */
+#define OU_PENDING_SAMPLES	65536
 
 /* one wait episode on an extension lock, remembered from round to round */
 typedef struct OuEpisode
@@ -67,6 +74,28 @@ typedef struct OuEpisode
 	int			pid;
 	TimestampTz wait_start;
 } OuEpisode;
+
+/* a round kept until the LWLock is free: its samples, in ou_pending */
+typedef struct OuPendingRound
+{
+	int			n;				/* samples of the round */
+	int64		weight_us;		/* what each stands for */
+	TimestampTz now;			/* the round's time */
+	uint32		resets;			/* OuShared.resets when it was sampled */
+} OuPendingRound;
+
+/* the rounds not yet in the shared tables (the worker's local memory) */
+static OuWaitSample *ou_pending = NULL;	/* OU_PENDING_SAMPLES samples */
+static OuPendingRound *ou_pending_rounds = NULL;	/* as many rounds */
+static int	ou_npending = 0;	/* samples kept */
+static int	ou_npending_rounds = 0;
+static uint64 ou_pending_dropped = 0;	/* samples of rounds left out */
+static uint32 ou_pending_dropped_resets = 0;	/* OuShared.resets then */
+
+/* the extension-lock episodes of the last round added, and room for the next */
+static OuEpisode *ou_prev = NULL;
+static OuEpisode *ou_cur = NULL;
+static int	ou_nprev = 0;
 
 /*
  * ou_check_max_wal_keep_size
@@ -227,6 +256,7 @@ ou_detail_add(const OuWaitSample *s, int64 weight_us)
 	OuDetailEntry *de;
 	bool		found;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	memset(&key, 0, sizeof(key));
 	key.dbid = s->dbid;
 	key.backend_type = (int32) s->backend_type;
@@ -262,6 +292,7 @@ ou_history_add(const OuWaitSample *s, TimestampTz now)
 {
 	OuHistoryItem *h = &ou_history[ou_shared->history_written % (uint64) ou_history_size];
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	h->sample_time = now;
 	h->queryid = s->queryid;
 	h->pid = s->pid;
@@ -274,19 +305,19 @@ ou_history_add(const OuWaitSample *s, TimestampTz now)
 
 /*
  * ou_collector_round
- *		Add one round of samples (s[0..n)) to the shared tables.  Fills
- *		cur[] with this round's extension-lock episodes and returns how many.
+ *		Add one round of samples (s[0..n)) to the shared tables (LWLock held
+ *		exclusively).  Fills cur[] with this round's extension-lock episodes
+ *		and returns how many.
  */
 static int
-ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
+ou_collector_round(const OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 				   const OuEpisode *prev, int nprev, OuEpisode *cur)
 {
 	int			ncur = 0;
 	int			i,
 				j;
 
-	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
-	ou_shared->ticks++;
+	Assert(OU_LOCKED_EXCLUSIVE());
 	for (i = 0; i < n; i++)
 	{
 		OuProfileKey key;
@@ -294,9 +325,6 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 		bool		found;
 
 		CHECK_FOR_INTERRUPTS();	/* held off under the LWLock: cheap no-op */
-		if (s[i].wait_event_info == 0 && !s[i].active)
-			continue;			/* an idle client between two messages */
-
 		memset(&key, 0, sizeof(key));
 		key.dbid = s[i].dbid;
 		key.backend_type = (int32) s[i].backend_type;
@@ -368,8 +396,93 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 			}
 		}
 	}
-	LWLockRelease(ou_shared->lock);
 	return ncur;
+}
+
+/*
+ * ou_collector_keep
+ *		Count a round in OuShared.ticks and keep its samples that count
+ *		(not idle clients) for ou_collector_merge; a round that does not
+ *		fit is left out and its samples counted as dropped.
+ */
+static void
+ou_collector_keep(const OuWaitSample *s, int n, int64 weight_us, TimestampTz now)
+{
+	uint32		resets = pg_atomic_read_u32(&ou_shared->resets);
+	OuPendingRound *r;
+	int			i,
+				kept = 0;
+
+	SpinLockAcquire(&ou_shared->mutex);
+	ou_shared->ticks++;
+	SpinLockRelease(&ou_shared->mutex);
+
+	for (i = 0; i < n; i++)
+		if (s[i].wait_event_info != 0 || s[i].active)
+			kept++;				/* else an idle client between two messages */
+	if (kept == 0)
+		return;
+	if (ou_npending + kept > OU_PENDING_SAMPLES)
+	{
+		if (ou_pending_dropped_resets != resets)
+			ou_pending_dropped = 0;
+		ou_pending_dropped_resets = resets;
+		ou_pending_dropped += kept;
+		return;
+	}
+	r = &ou_pending_rounds[ou_npending_rounds++];
+	r->n = kept;
+	r->weight_us = weight_us;
+	r->now = now;
+	r->resets = resets;
+	for (i = 0; i < n; i++)
+		if (s[i].wait_event_info != 0 || s[i].active)
+			ou_pending[ou_npending++] = s[i];
+}
+
+/*
+ * ou_collector_merge
+ *		Add the rounds kept to the shared tables, in order, if the LWLock
+ *		can be had now; returns false when rounds are still kept.  Rounds
+ *		sampled before a reset that came since are dropped.
+ */
+static bool
+ou_collector_merge(void)
+{
+	uint32		resets;
+	const OuWaitSample *s = ou_pending;
+	int			i;
+
+	if (ou_npending_rounds == 0 && ou_pending_dropped == 0)
+		return true;
+	if (!ou_lock_try_exclusive())
+		return false;
+	resets = pg_atomic_read_u32(&ou_shared->resets);
+	for (i = 0; i < ou_npending_rounds; i++)
+	{
+		const OuPendingRound *r = &ou_pending_rounds[i];
+
+		if (r->resets == resets)
+		{
+			OuEpisode  *tmp = ou_prev;
+
+			ou_nprev = ou_collector_round(s, r->n, r->weight_us, r->now,
+										  ou_prev, ou_nprev, ou_cur);
+			ou_prev = ou_cur;
+			ou_cur = tmp;
+		}
+		s += r->n;
+	}
+	if (ou_pending_dropped > 0 && ou_pending_dropped_resets == resets)
+	{
+		ou_shared->profile.dropped += ou_pending_dropped;
+		if (ou_detail_htab != NULL)
+			ou_shared->detail.dropped += ou_pending_dropped;
+	}
+	LWLockRelease(ou_shared->lock);
+	ou_npending = ou_npending_rounds = 0;
+	ou_pending_dropped = 0;
+	return true;
 }
 
 /*
@@ -379,8 +492,13 @@ ou_collector_round(OuWaitSample *s, int n, int64 weight_us, TimestampTz now,
 static void
 ou_collector_exit(int code, Datum arg)
 {
-	if (ou_shared != NULL && ou_shared->worker_pid == MyProcPid)
+	if (ou_shared == NULL)
+		return;
+	SpinLockAcquire(&ou_shared->mutex);
+	if (ou_shared->worker_pid == MyProcPid)
 		ou_shared->worker_pid = 0;
+	SpinLockRelease(&ou_shared->mutex);
+	pg_atomic_write_u32(&ou_shared->worker_wants_lock, 0);
 }
 
 /*
@@ -392,10 +510,6 @@ ou_collector_main(Datum main_arg)
 {
 	int			maxprocs;
 	OuWaitSample *samples;
-	OuEpisode  *prev,
-			   *cur,
-			   *tmp;
-	int			nprev = 0;
 	TimestampTz next,
 				last_round = 0,
 				last_wal = 0;
@@ -413,14 +527,16 @@ ou_collector_main(Datum main_arg)
 
 	maxprocs = ou_sample_max_procs();
 	samples = palloc(sizeof(OuWaitSample) * maxprocs);
-	prev = palloc(sizeof(OuEpisode) * maxprocs);
-	cur = palloc(sizeof(OuEpisode) * maxprocs);
+	ou_prev = palloc(sizeof(OuEpisode) * maxprocs);
+	ou_cur = palloc(sizeof(OuEpisode) * maxprocs);
+	ou_pending = palloc(sizeof(OuWaitSample) * OU_PENDING_SAMPLES);
+	ou_pending_rounds = palloc(sizeof(OuPendingRound) * OU_PENDING_SAMPLES);
 
 	before_shmem_exit(ou_collector_exit, (Datum) 0);
-	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	SpinLockAcquire(&ou_shared->mutex);
 	ou_shared->worker_pid = MyProcPid;
 	ou_shared->worker_started = GetCurrentTimestamp();
-	LWLockRelease(ou_shared->lock);
+	SpinLockRelease(&ou_shared->mutex);
 
 	next = GetCurrentTimestamp();
 	for (;;)
@@ -428,6 +544,7 @@ ou_collector_main(Datum main_arg)
 		TimestampTz now;
 		int64		interval_us;
 		long		sleep_ms;
+		bool		kept;
 
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
@@ -462,31 +579,38 @@ ou_collector_main(Datum main_arg)
 				weight = 0;
 			last_round = now;
 
-			nprev = ou_collector_round(samples, n, weight, now, prev, nprev, cur);
-			tmp = prev;
-			prev = cur;
-			cur = tmp;
+			ou_collector_keep(samples, n, weight, now);
 
 			next += interval_us;
 			if (next <= now)
 				next = now + interval_us;	/* fell behind: skip, don't catch up */
 		}
+		kept = !ou_collector_merge();
 
 		/* follow the WAL every 100 ms, or at once when behind */
 		if (ou_track_splits)
 		{
 			now = GetCurrentTimestamp();
-			if (wal_behind || now - last_wal >= OU_WAL_POLL_US || now < last_wal)
+			if (wal_behind || now - last_wal >= Max(OU_WAL_POLL_US, interval_us) ||
+				now < last_wal)
 			{
 				wal_behind = ou_splits_follow(next);
 				last_wal = now;
 			}
+			else
+				ou_splits_keep_bound();
 		}
 		else
 			ou_splits_follow_stop();
 
+		/* while work waits for the LWLock, come back for it soon */
 		now = GetCurrentTimestamp();
 		sleep_ms = next > now ? (long) ((next - now + 999) / 1000) : 0;
+		if ((kept || wal_behind) && sleep_ms > OU_RETRY_MS)
+			sleep_ms = OU_RETRY_MS;
+		/* the slot's bound is applied at least every OU_WAL_POLL_US */
+		if (ou_track_splits && sleep_ms > OU_WAL_POLL_US / 1000)
+			sleep_ms = OU_WAL_POLL_US / 1000;
 		if (sleep_ms > 0)
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 sleep_ms, PG_WAIT_EXTENSION);

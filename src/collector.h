@@ -18,7 +18,9 @@
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "port/atomics.h"
 #include "storage/lwlock.h"
+#include "storage/spin.h"
 #include "utils/hsearch.h"
 
 #include "walscan.h"
@@ -121,14 +123,46 @@ typedef enum OuRetention
 	OU_RETAIN_NAME_IN_USE		/* a slot of its name exists already */
 } OuRetention;
 
+/*
+ * Locking:
+ *
+ * lock (an LWLock) protects the tables, the ring and the fields of OuShared
+ * below that are not named here.  Readers (the views, collector_info(),
+ * collector_detail_info()) take it in shared mode with ou_lock_shared(),
+ * which first waits while worker_wants_lock is set, for at most
+ * OU_READER_YIELD_MS: LWLocks let a shared request pass a queued exclusive
+ * one, so readers one after another would keep the worker out for good.
+ * They copy what they need and release it before they build their rows.
+ * ordered_uuid_reset() takes it exclusively and waits for it like any
+ * backend.  The worker never waits for it: it takes it with
+ * ou_lock_try_exclusive() (LWLockConditionalAcquire), and when that fails
+ * it keeps the round's samples (bounded: collector.c) or the slice's split
+ * counts (one slice: collector_wal.c) and tries again a millisecond later,
+ * with worker_wants_lock set so that new readers let it in.  The functions
+ * that change the tables Assert that it is held exclusively.
+ *
+ * Exceptions: mutex (a spinlock, held for a few instructions) protects
+ * worker_pid, worker_started, ticks and wal_retention, which the worker
+ * writes without the LWLock, so that its progress and its retention show
+ * even while it cannot have the LWLock.  The history ring is copied without
+ * the LWLock (collector_detail.c).  worker_wants_lock and resets are atomics
+ * (resets: bumped by a reset under the LWLock, read by the worker without
+ * it, to drop the rounds it kept from before the reset).  Fields that only
+ * the worker writes (wal_reached) the worker reads without a lock.
+ */
 typedef struct OuShared
 {
-	LWLock	   *lock;			/* protects everything below and the tables */
-	int			worker_pid;		/* 0 while no worker runs */
+	LWLock	   *lock;			/* protects the tables and the fields below
+								 * unless said otherwise (Locking:) */
+	slock_t		mutex;			/* protects worker_pid, worker_started,
+								 * ticks, wal_retention */
+	pg_atomic_uint32 worker_wants_lock; /* the worker failed to take lock */
+	pg_atomic_uint32 resets;	/* ordered_uuid_reset() calls */
+	int			worker_pid;		/* 0 while no worker runs (mutex) */
 	int			max_entries;	/* capacity of each table */
-	TimestampTz worker_started;
+	TimestampTz worker_started; /* (mutex) */
 	TimestampTz stats_reset;
-	uint64		ticks;			/* sampling rounds since reset */
+	uint64		ticks;			/* sampling rounds since reset (mutex) */
 	uint64		use_clock;		/* ticks on every use of an entry (last_used) */
 	OuTableCounters profile;	/* samples dropped, entries evicted */
 	OuTableCounters extend;
@@ -141,8 +175,11 @@ typedef struct OuShared
 	uint64		wal_records;	/* records read */
 	uint64		wal_skipped_bytes;	/* WAL recycled before it was read */
 	TimestampTz wal_caught_up;	/* when it last had read all the WAL on disk */
-	OuRetention wal_retention;	/* how it keeps the WAL it has not read */
+	OuRetention wal_retention;	/* how it keeps the WAL it has not read (mutex) */
 } OuShared;
+
+/* how long a reader lets the worker in before it takes the lock all the same */
+#define OU_READER_YIELD_MS	100
 
 extern OuShared *ou_shared;
 extern HTAB *ou_profile_htab;
@@ -162,6 +199,9 @@ extern void ou_shmem_install_hooks(void);
 extern void ou_collector_check_loaded(void);
 extern const char *ou_collector_state(int worker_pid);
 extern void ou_collector_notice_idle(void);
+extern void ou_lock_shared(void);
+extern bool ou_lock_try_exclusive(void);
+#define OU_LOCKED_EXCLUSIVE() LWLockHeldByMeInMode(ou_shared->lock, LW_EXCLUSIVE)
 
 /* collector_evict.c: entering keys into the bounded tables, removing them (lock held) */
 extern void *ou_table_enter(HTAB *htab, const void *key, Size used_offset,
@@ -188,6 +228,7 @@ extern const char *ou_retention_name(OuRetention state);
 /* collector_wal.c: split counts from following the WAL */
 extern bool ou_splits_follow(TimestampTz deadline);
 extern void ou_splits_follow_stop(void);
+extern void ou_splits_keep_bound(void);
 
 /*
  * collector_views.c: helpers shared by the collector's set-returning

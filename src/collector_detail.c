@@ -198,7 +198,7 @@ ou_history_written(TimestampTz *reset)
 {
 	uint64		written;
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	written = ou_shared->history_written;
 	if (*reset == 0)
 		*reset = ou_shared->stats_reset;
@@ -305,7 +305,7 @@ ordered_uuid_collector_detail_info(PG_FUNCTION_ARGS)
 	/* SQL versions before 1.2.0 declare the first 7 columns */
 	ou_check_result_columns(tupdesc, 7, lengthof(values), "collector_detail_info");
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	dropped = ou_shared->detail.dropped;
 	evicted = ou_shared->detail.evicted;
 	written = ou_shared->history_written;

@@ -59,6 +59,7 @@ ou_table_dealloc(HTAB *htab, Size used_offset)
 				nvict,
 				i;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	if (cap <= 0)
 		return 0;
 	v = palloc(sizeof(OuVictim) * cap);
@@ -98,8 +99,10 @@ void *
 ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 			   OuTableCounters *counters, bool *found)
 {
-	char	   *entry = hash_search(htab, key, HASH_FIND, NULL);
+	char	   *entry;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
+	entry = hash_search(htab, key, HASH_FIND, NULL);
 	if (entry != NULL)
 		*found = true;
 	else
@@ -129,6 +132,7 @@ ou_table_remove_if(HTAB *htab, bool (*match) (const void *entry, const void *arg
 	void	   *entry;
 	uint64		removed = 0;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	hash_seq_init(&seq, htab);
 	while ((entry = hash_seq_search(&seq)) != NULL)
 	{

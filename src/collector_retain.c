@@ -17,7 +17,9 @@
  * behind it, a checkpoint may then recycle what lies before, and the worker
  * skips it and counts it (collector_info().wal_skipped_bytes), as without a
  * slot (a LOG message says when it lets go).  0 means no slot.  The bound
- * is applied by the worker before each slice it reads; core's
+ * is applied by the worker before each slice it reads, every
+ * OU_WAL_CLOCK_EVERY records within one and at least every 100 ms between
+ * slices (collector_wal.c, collector.c), never waiting for the LWLock; core's
  * max_slot_wal_keep_size, when set, applies too (it invalidates the slot and
  * terminates the worker, which starts again a second later with a new slot).
  *
@@ -61,13 +63,13 @@ ou_retain_bound_bytes(void)
 	return (uint64) ceil(ou_max_wal_keep_size * 1024.0 * 1024.0);
 }
 
-/* publish the retention state */
+/* publish the retention state (under the spinlock: the worker never waits for the LWLock) */
 static void
 ou_retain_set_state(OuRetention state)
 {
-	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
+	SpinLockAcquire(&ou_shared->mutex);
 	ou_shared->wal_retention = state;
-	LWLockRelease(ou_shared->lock);
+	SpinLockRelease(&ou_shared->mutex);
 }
 
 /*

@@ -13,10 +13,10 @@
  * detailed wait profile, a fourth table of max_entries entries
  * (ordered_uuid.profile_queries or profile_pids on), and the history ring of
  * ordered_uuid.history_size samples (OuShared.history_written counts the
- * samples written; the ring holds the last history_size of them).  Any backend reads them under the LWLock in shared
- * mode (the ring, which only the worker writes under the LWLock, is copied
- * without it, then checked: collector_detail.c); only the worker (and
- * ordered_uuid_reset) takes it exclusively.
+ * samples written; the ring holds the last history_size of them).  Who
+ * takes the LWLock in which mode, and the exceptions, is the Locking:
+ * paragraph above OuShared in collector.h; ou_lock_shared() and
+ * ou_lock_try_exclusive() are the two ways in, for readers and the worker.
  *
  * IDENTIFICATION
  *	  src/collector_shmem.c
@@ -26,7 +26,10 @@
 #include "postgres.h"
 
 #include "access/xlog.h"
+#include "miscadmin.h"
+#include "pgstat.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/shmem.h"
 
 #include "collector.h"
@@ -115,6 +118,9 @@ ou_shmem_startup(void)
 	{
 		memset(ou_shared, 0, sizeof(OuShared));
 		ou_shared->lock = &(GetNamedLWLockTranche(OU_TRANCHE))->lock;
+		SpinLockInit(&ou_shared->mutex);
+		pg_atomic_init_u32(&ou_shared->worker_wants_lock, 0);
+		pg_atomic_init_u32(&ou_shared->resets, 0);
 		ou_shared->max_entries = ou_max_entries;
 		ou_shared->stats_reset = GetCurrentTimestamp();
 	}
@@ -198,4 +204,48 @@ ou_collector_notice_idle(void)
 				 errmsg("the ordered_uuid collector does not run during recovery"),
 				 errdetail("The collector starts when the server is promoted or recovery ends; until then its views hold nothing sampled on this server."),
 				 errhint("Query the primary, or see collector_info().state.")));
+}
+
+/*
+ * ou_lock_shared
+ *		A reader's way to the LWLock, in shared mode: while the worker says
+ *		it wants the lock (it failed to take it), wait, a millisecond at a
+ *		time, until it has had it, or OU_READER_YIELD_MS at most (it may be
+ *		gone, or another reader may hold the lock for long); then take it.
+ *		Readers hold it only to copy, so the worker gets in as soon as those
+ *		inside are done.
+ */
+void
+ou_lock_shared(void)
+{
+	int			waited;
+
+	for (waited = 0; waited < OU_READER_YIELD_MS &&
+		 pg_atomic_read_u32(&ou_shared->worker_wants_lock) != 0; waited++)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 1, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	LWLockAcquire(ou_shared->lock, LW_SHARED);
+}
+
+/*
+ * ou_lock_try_exclusive
+ *		The worker's way to the LWLock: take it exclusively if it is free
+ *		now, never wait.  When it is not, say so to the readers
+ *		(worker_wants_lock, cleared once the worker has had it) and return
+ *		false: the worker keeps its work and tries again soon.
+ */
+bool
+ou_lock_try_exclusive(void)
+{
+	if (!LWLockConditionalAcquire(ou_shared->lock, LW_EXCLUSIVE))
+	{
+		pg_atomic_write_u32(&ou_shared->worker_wants_lock, 1);
+		return false;
+	}
+	pg_atomic_write_u32(&ou_shared->worker_wants_lock, 0);
+	return true;
 }

@@ -7,7 +7,8 @@
  *	  collector_detail.c shares (the detailed profile and the history).
  *
  * Readers copy the shared tables under the collector's LWLock in shared mode
- * and build their result after releasing it.  Visibility (other users'
+ * (ou_lock_shared: it lets the worker in first, see Locking: in
+ * collector.h) and build their result after releasing it.  Visibility (other users'
  * details only for pg_read_all_stats): these tables hold no query text.
  * wait_profile, extend_lock_stats and index_split_stats hold no process or
  * role either, so the detail they protect is which database a row belongs
@@ -131,7 +132,7 @@ ou_copy_table(HTAB *htab, Size entrysize, int *count)
 	int			n = 0;
 	long		cap;
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	cap = hash_get_num_entries(htab);
 	copy = palloc(entrysize * Max(cap, 1));
 	hash_seq_init(&seq, htab);
@@ -412,12 +413,19 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	/* SQL versions before 1.2.0 declare the first 15 columns, 1.2.0 the first 20 */
 	ou_check_result_columns(tupdesc, 15, lengthof(values), "collector_info");
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	copy = *ou_shared;
 	np = hash_get_num_entries(ou_profile_htab);
 	ne = hash_get_num_entries(ou_extend_htab);
 	ns = hash_get_num_entries(ou_split_htab);
 	LWLockRelease(ou_shared->lock);
+	/* what the worker writes without the LWLock (Locking: in collector.h) */
+	SpinLockAcquire(&ou_shared->mutex);
+	copy.worker_pid = ou_shared->worker_pid;
+	copy.worker_started = ou_shared->worker_started;
+	copy.ticks = ou_shared->ticks;
+	copy.wal_retention = ou_shared->wal_retention;
+	SpinLockRelease(&ou_shared->mutex);
 
 	memset(nulls, 0, sizeof(nulls));
 	values[0] = Int32GetDatum(copy.worker_pid);
@@ -457,7 +465,8 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 /*
  * ordered_uuid_reset
  *		Clear the collector's statistics, the detailed profile and the
- *		history included (EXECUTE is revoked from PUBLIC).
+ *		history included (EXECUTE is revoked from PUBLIC).  The rounds the
+ *		worker still keeps for the tables are dropped (OuShared.resets).
  */
 Datum
 ordered_uuid_reset(PG_FUNCTION_ARGS)
@@ -469,7 +478,10 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
 	if (ou_detail_htab != NULL)
 		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
+	pg_atomic_fetch_add_u32(&ou_shared->resets, 1);
+	SpinLockAcquire(&ou_shared->mutex);
 	ou_shared->ticks = 0;
+	SpinLockRelease(&ou_shared->mutex);
 	memset(&ou_shared->profile, 0, sizeof(OuTableCounters));
 	memset(&ou_shared->extend, 0, sizeof(OuTableCounters));
 	memset(&ou_shared->split, 0, sizeof(OuTableCounters));

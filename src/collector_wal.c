@@ -10,7 +10,12 @@
  * of the worker stopped (after a worker restart) or at the current flush
  * position (after a server start), reads what is on disk in slices that end
  * at the next sampling deadline, and adds each slice's counts to the shared
- * table keyed by (database, tablespace, relfilenode).  A replication slot
+ * table keyed by (database, tablespace, relfilenode).  It never waits for
+ * the LWLock (Locking: in collector.h): when it is not free, the slice's
+ * counts stay local and no more WAL is read until they are in, so at most
+ * one slice waits; the slot's bound is applied all the same, before each
+ * slice, every OU_WAL_CLOCK_EVERY records within one, and while a slice
+ * waits.  A replication slot
  * keeps the WAL it has not read (collector_retain.c); WAL recycled before it
  * was read all the same (no slot, or behind by more than
  * ordered_uuid.max_wal_keep_size) is skipped and counted
@@ -55,6 +60,16 @@ static OuWalScan *ou_scan = NULL;
 static uint64 ou_scan_skipped_reported = 0;
 static uint64 ou_scan_records_reported = 0;
 
+/* a slice's counts not yet in the shared table, and when it caught up */
+static HTAB *ou_local = NULL;
+static TimestampTz ou_local_caught_up = 0;
+/* the scan's start, not yet published (wal_start, wal_reached) */
+static bool ou_open_unpublished = false;
+static bool ou_open_afresh = false;
+static XLogRecPtr ou_open_start = InvalidXLogRecPtr;
+/* wal_reached is to be published as invalid (track_splits off) */
+static bool ou_stop_unpublished = false;
+
 /*
  * relfilenodes the current slice saw die, pruned at its flush, and whether
  * each had counts of the slice (an entry too, pruned before it was shared)
@@ -73,7 +88,7 @@ static bool ou_in_dead_dir(const void *entry, const void *arg);
 
 /* a few records at least per slice, so a busy sampler still makes progress */
 #define OU_WAL_MIN_RECORDS 256
-/* check the clock every this many records */
+/* check the clock and the slot's bound every this many records */
 #define OU_WAL_CLOCK_EVERY 64
 
 /*
@@ -85,10 +100,21 @@ void
 ou_splits_follow_stop(void)
 {
 	if (ou_wal_cxt == NULL)
+	{
+		/* publish the stop when the LWLock is free (Locking: in collector.h) */
+		if (ou_stop_unpublished && ou_lock_try_exclusive())
+		{
+			ou_shared->wal_reached = InvalidXLogRecPtr;
+			LWLockRelease(ou_shared->lock);
+			ou_stop_unpublished = false;
+		}
 		return;
+	}
 	MemoryContextDelete(ou_wal_cxt);
 	ou_wal_cxt = NULL;
 	ou_scan = NULL;
+	ou_local = NULL;			/* in ou_wal_cxt */
+	ou_open_unpublished = false;
 	ou_dead = NULL;
 	ou_dead_local = NULL;
 	ou_ndead = ou_dead_cap = 0;
@@ -97,12 +123,11 @@ ou_splits_follow_stop(void)
 	/* nothing is kept for a reader that does not read */
 	ou_retain_end(OU_RETAIN_NONE);
 	/* when turned on again, start afresh at the flush position */
-	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
-	ou_shared->wal_reached = InvalidXLogRecPtr;
-	LWLockRelease(ou_shared->lock);
+	ou_stop_unpublished = true;
+	ou_splits_follow_stop();
 }
 
-/* a slice's local split counts (OuSplitEntry), in the current context */
+/* a slice's local split counts (OuSplitEntry), in the WAL context */
 static HTAB *
 ou_splits_local_create(void)
 {
@@ -111,7 +136,7 @@ ou_splits_local_create(void)
 	memset(&info, 0, sizeof(info));
 	info.keysize = sizeof(OuRelFileLocator);
 	info.entrysize = sizeof(OuSplitEntry);
-	info.hcxt = CurrentMemoryContext;
+	info.hcxt = ou_wal_cxt;
 	return hash_create("ordered_uuid collector splits", 32, &info,
 					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
@@ -156,14 +181,39 @@ ou_split_recency_cmp(const void *a, const void *b)
 }
 
 /*
+ * ou_splits_publish_open
+ *		Publish the start of a scan opened since the last flush (LWLock
+ *		held exclusively): on a server start, or when track_splits was
+ *		turned back on, the table is emptied and wal_start moves to the
+ *		start (what was counted before is not the splits since the new
+ *		start, which misses those made while it was off).
+ */
+static void
+ou_splits_publish_open(void)
+{
+	Assert(OU_LOCKED_EXCLUSIVE());
+	if (!ou_open_unpublished)
+		return;
+	if (ou_open_afresh || ou_shared->wal_start == InvalidXLogRecPtr)
+	{
+		(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
+		ou_shared->wal_start = ou_open_start;
+	}
+	ou_shared->wal_reached = ou_open_start;
+	ou_open_unpublished = false;
+	ou_stop_unpublished = false;
+}
+
+/*
  * ou_splits_flush
  *		Add a slice's local counts to the shared table, after pruning the
  *		relfilenodes that died in it, the least recently split first (so
- *		that an eviction the slice causes takes the right entries).
+ *		that an eviction the slice causes takes the right entries), if the
+ *		LWLock can be had now; returns false, the counts kept, when not.
  *		caught_up, when not 0, is a time by which all the WAL flushed has
  *		now been read.
  */
-static void
+static bool
 ou_splits_flush(HTAB *local, TimestampTz caught_up)
 {
 	HASH_SEQ_STATUS seq;
@@ -174,13 +224,15 @@ ou_splits_flush(HTAB *local, TimestampTz caught_up)
 				k;
 	int			i;
 
+	if (!ou_lock_try_exclusive())
+		return false;
+	ou_splits_publish_open();
 	order = palloc(sizeof(OuSplitEntry *) * Max(nlocal, 1));
 	hash_seq_init(&seq, local);
 	while ((l = hash_seq_search(&seq)) != NULL)
 		order[n++] = l;
 	qsort(order, n, sizeof(OuSplitEntry *), ou_split_recency_cmp);
 
-	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
 	/* the dead first: local counts are of what came after their death */
 	for (i = 0; i < ou_ndead; i++)
 		if (hash_search(ou_split_htab, &ou_dead[i], HASH_REMOVE, NULL) != NULL ||
@@ -219,6 +271,7 @@ ou_splits_flush(HTAB *local, TimestampTz caught_up)
 	ou_scan_records_reported = ou_scan->records;
 	ou_scan_skipped_reported = ou_scan->bytes_skipped;
 	pfree(order);
+	return true;
 }
 
 /* allocate (ptr NULL) or grow an array of the WAL context */
@@ -356,72 +409,92 @@ ou_splits_note_dead_dirs(HTAB *local, XLogReaderState *r)
 }
 
 /*
+ * ou_splits_keep_bound
+ *		Between slices (the worker may sleep a whole sample_interval
+ *		between two): apply the slot's bound to the WAL written since.
+ */
+void
+ou_splits_keep_bound(void)
+{
+	if (ou_scan != NULL)
+		ou_retain_advance(ou_scan->next_lsn);
+}
+
+/*
+ * ou_splits_open
+ *		Open the scan: have a slot first (it keeps the WAL from the last
+ *		redo position on), then start where the previous worker stopped
+ *		(wal_reached, which only the worker writes) or, afresh, at the flush
+ *		position.  The start is published with the first slice's counts.
+ */
+static void
+ou_splits_open(void)
+{
+	MemoryContext oldcxt;
+	XLogRecPtr	start;
+
+	ou_retain_begin();
+
+	ou_wal_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid collector WAL",
+									   ALLOCSET_DEFAULT_SIZES);
+	start = ou_stop_unpublished ? InvalidXLogRecPtr : ou_shared->wal_reached;
+	/* a worker restarted resumes; otherwise the counts start afresh */
+	ou_open_afresh = start == InvalidXLogRecPtr;
+	if (ou_open_afresh || start > ou_wal_flush_lsn())
+		start = ou_wal_flush_lsn();
+
+	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
+	ou_scan = ou_wal_scan_begin(start, InvalidXLogRecPtr, true);
+	MemoryContextSwitchTo(oldcxt);
+	ou_scan_skipped_reported = 0;
+	ou_scan_records_reported = 0;
+	ou_open_start = start;
+	ou_open_unpublished = true;
+}
+
+/*
  * ou_splits_follow
  *		Read WAL until none is left on disk or deadline passes; returns true
- *		when more WAL may be waiting (the caller comes back soon).
+ *		when more WAL may be waiting, or a slice's counts wait for the
+ *		LWLock (the caller comes back soon).
  */
 bool
 ou_splits_follow(TimestampTz deadline)
 {
 	MemoryContext oldcxt;
-	HTAB	   *local;
 	OuWalScanStatus st;
 	int			nrec = 0;
 	bool		more = false;
 	TimestampTz began = GetCurrentTimestamp();
 
 	if (ou_scan == NULL)
-	{
-		XLogRecPtr	start;
-		bool		afresh;
-
-		/* keep the WAL from the last redo position on before picking the start */
-		ou_retain_begin();
-
-		ou_wal_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid collector WAL",
-										   ALLOCSET_DEFAULT_SIZES);
-		LWLockAcquire(ou_shared->lock, LW_SHARED);
-		start = ou_shared->wal_reached;
-		LWLockRelease(ou_shared->lock);
-		/* a worker restarted resumes; otherwise the counts start afresh */
-		afresh = start == InvalidXLogRecPtr;
-		if (afresh || start > ou_wal_flush_lsn())
-			start = ou_wal_flush_lsn();
-
-		oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
-		ou_scan = ou_wal_scan_begin(start, InvalidXLogRecPtr, true);
-		MemoryContextSwitchTo(oldcxt);
-		ou_scan_skipped_reported = 0;
-		ou_scan_records_reported = 0;
-
-		LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
-		if (afresh || ou_shared->wal_start == InvalidXLogRecPtr)
-		{
-			/*
-			 * Server start (the table is empty), or track_splits turned
-			 * back on: what was counted before is not the splits since
-			 * the new start, which misses those made while it was off.
-			 */
-			(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
-			ou_shared->wal_start = start;
-		}
-		ou_shared->wal_reached = start;
-		LWLockRelease(ou_shared->lock);
-	}
+		ou_splits_open();
 
 	/* what it has read need not be kept any longer; nor, past the bound, the rest */
 	ou_retain_advance(ou_scan->next_lsn);
 
-	local = ou_splits_local_create();
+	/* the previous slice first: no more WAL is read while it waits */
+	if (ou_local != NULL)
+	{
+		if (!ou_splits_flush(ou_local, ou_local_caught_up))
+			return true;
+		hash_destroy(ou_local);
+		ou_local = NULL;
+	}
+
+	ou_local = ou_splits_local_create();
 
 	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
 	while ((st = ou_wal_scan_next(ou_scan)) == OU_WAL_RECORD)
 	{
-		ou_splits_count(local, ou_scan->reader, (uint64) nrec);
-		ou_splits_note_dead(local, ou_scan->reader);
-		ou_splits_note_dead_dirs(local, ou_scan->reader);
-		if (++nrec >= OU_WAL_MIN_RECORDS && nrec % OU_WAL_CLOCK_EVERY == 0 &&
-			GetCurrentTimestamp() >= deadline)
+		ou_splits_count(ou_local, ou_scan->reader, (uint64) nrec);
+		ou_splits_note_dead(ou_local, ou_scan->reader);
+		ou_splits_note_dead_dirs(ou_local, ou_scan->reader);
+		if (++nrec % OU_WAL_CLOCK_EVERY != 0)
+			continue;
+		/* a long slice under heavy writes: the bound holds meanwhile */
+		ou_retain_advance(ou_scan->next_lsn);
+		if (nrec >= OU_WAL_MIN_RECORDS && GetCurrentTimestamp() >= deadline)
 		{
 			more = true;
 			break;
@@ -430,7 +503,10 @@ ou_splits_follow(TimestampTz deadline)
 	MemoryContextSwitchTo(oldcxt);
 	/* skip_removed: OU_WAL_REMOVED is never returned */
 
-	ou_splits_flush(local, more ? 0 : began);
-	hash_destroy(local);
+	ou_local_caught_up = more ? 0 : began;
+	if (!ou_splits_flush(ou_local, ou_local_caught_up))
+		return true;
+	hash_destroy(ou_local);
+	ou_local = NULL;
 	return more;
 }

@@ -19,6 +19,8 @@
  * ou_test_hold_bgworker_registration holds BackgroundWorkerLock shared, so
  * that leaders that start benchmark runs meanwhile can count workers but not
  * register theirs: a test decides when registration happens.
+ * ou_test_hold_collector_lock holds the collector's LWLock in shared mode, as
+ * a reader of its views stuck inside its copy would: the worker must go on.
  *
  * A test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
@@ -51,6 +53,7 @@
 #include "utils/pg_lsn.h"
 #include "utils/uuid.h"
 
+#include "collector.h"
 #include "compat.h"
 #include "generators.h"
 #include "walscan.h"
@@ -283,6 +286,45 @@ ou_test_proc_number(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(OU_MY_PROC_NUMBER());
 }
 
+/*
+ * ou_test_hold_lwlock
+ *		Hold lock in mode, run start once (unless NULL), then run until (a
+ *		one-column text query, pg_stat_activity read anew each time) every
+ *		10 ms until it returns a value, at most timeout_ms; release the lock
+ *		and return that value (NULL after the timeout).  Interrupts are held
+ *		meanwhile, as with every LWLock, hence the timeout.
+ */
+static text *
+ou_test_hold_lwlock(LWLock *lock, LWLockMode mode, const char *start,
+					const char *until, int timeout_ms)
+{
+	char	   *result = NULL;
+	MemoryContext outer = CurrentMemoryContext;
+	int			waited;
+
+	SPI_connect();
+	LWLockAcquire(lock, mode);
+	if (start != NULL && SPI_execute(start, false, 0) < 0)
+		elog(ERROR, "could not run: %s", start);
+	for (waited = 0; waited < timeout_ms; waited += 10)
+	{
+		pgstat_clear_snapshot();	/* pg_stat_activity anew */
+		if (SPI_execute(until, true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not run: %s", until);
+		if (SPI_processed > 0)
+			result = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		if (result != NULL)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	LWLockRelease(lock);
+	if (result != NULL)
+		result = MemoryContextStrdup(outer, result);
+	SPI_finish();
+	return result == NULL ? NULL : cstring_to_text(result);
+}
+
 PG_FUNCTION_INFO_V1(ou_test_hold_bgworker_registration);
 
 /*
@@ -303,35 +345,50 @@ ou_test_hold_bgworker_registration(PG_FUNCTION_ARGS)
 	char	   *start = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	char	   *until = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	int			timeout_ms = PG_GETARG_INT32(2);
-	char	   *result = NULL;
-	MemoryContext outer = CurrentMemoryContext;
-	int			waited;
+	text	   *result;
 
 	if (!superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only superusers may hold BackgroundWorkerLock")));
-	SPI_connect();
-	LWLockAcquire(BackgroundWorkerLock, LW_SHARED);
-	if (SPI_execute(start, false, 0) < 0)
-		elog(ERROR, "could not run: %s", start);
-	for (waited = 0; waited < timeout_ms; waited += 10)
-	{
-		pgstat_clear_snapshot();	/* pg_stat_activity anew */
-		if (SPI_execute(until, true, 0) != SPI_OK_SELECT)
-			elog(ERROR, "could not run: %s", until);
-		if (SPI_processed > 0)
-			result = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		if (result != NULL)
-			break;
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-	}
-	LWLockRelease(BackgroundWorkerLock);
-	if (result != NULL)
-		result = MemoryContextStrdup(outer, result);
-	SPI_finish();
+	result = ou_test_hold_lwlock(BackgroundWorkerLock, LW_SHARED, start, until, timeout_ms);
 	if (result == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(cstring_to_text(result));
+	PG_RETURN_TEXT_P(result);
+}
+
+PG_FUNCTION_INFO_V1(ou_test_hold_collector_lock);
+
+/*
+ * ou_test_hold_collector_lock(until text, timeout_ms int) RETURNS text
+ *
+ * Holds the collector's LWLock in shared mode, as a reader of its views
+ * does while it copies a table, until until returns a value (as
+ * ou_test_hold_bgworker_registration): a reader that stays inside the copy,
+ * which the worker must not wait for.  Needs the library preloaded.
+ */
+Datum
+ou_test_hold_collector_lock(PG_FUNCTION_ARGS)
+{
+	char	   *until = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int			timeout_ms = PG_GETARG_INT32(1);
+	OuShared   *shared;
+	bool		found;
+	text	   *result;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may hold the collector's lock")));
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared = ShmemInitStruct("ordered_uuid collector", sizeof(OuShared), &found);
+	LWLockRelease(AddinShmemInitLock);
+	if (!found)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the ordered_uuid collector is not running")));
+	result = ou_test_hold_lwlock(shared->lock, LW_SHARED, NULL, until, timeout_ms);
+	if (result == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(result);
 }
