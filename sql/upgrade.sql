@@ -162,6 +162,15 @@ ALTER EXTENSION ordered_uuid UPDATE;
 DROP VIEW my_bench;
 DROP EXTENSION ordered_uuid;
 DROP ROLE regress_ou_upgrade_grant;
+-- the update to 1.2.0 says the same of the functions it drops
+CREATE EXTENSION ordered_uuid VERSION '1.1.1';
+CREATE VIEW my_collector AS SELECT rounds FROM collector_info();
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_collector;
+CREATE VIEW my_writes AS SELECT relation FROM explain_writes('SELECT 1');
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_writes;
+DROP EXTENSION ordered_uuid;
 \set SHOW_CONTEXT errors
 
 \c :"origdb"
