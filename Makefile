@@ -81,7 +81,7 @@ PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn di
 PRELOAD_ISOLATION = collector_episodes collector_detail_waits collector_readers
 CHECK_DIR ?= tmp_check
 
-EXTRA_CLEAN = results regression.diffs regression.out tmp_check
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check .build-for-pg
 
 PG_CONFIG ?= pg_config
 
@@ -99,6 +99,26 @@ ifeq ($(wildcard $(PGXS)),)
 $(error $(PG_CONFIG) names $(PGXS), which does not exist: install the PostgreSQL server development package (see Installing in README.md))
 endif
 include $(PGXS)
+
+# A build is for one PostgreSQL: the objects depend on a stamp that names it
+# (its PGXS path and version), rewritten only when they change, so that
+# `make PG_CONFIG=<another>` after a build for one version rebuilds everything
+# rather than install objects compiled against the other one.
+PG_STAMP = .build-for-pg
+$(OBJS) $(OBJS:.o=.bc): $(PG_STAMP)
+$(PG_STAMP): check-pg-stamp
+	@echo '$(PGXS) $(VERSION)' | cmp -s - $@ || echo '$(PGXS) $(VERSION)' >$@
+check-pg-stamp:
+
+# make uninstall: PGXS removes DOCS under their paths here (monitoring/...),
+# but installs them by their names alone: remove those.
+uninstall: uninstall-docs
+uninstall-docs:
+	rm -f $(addprefix '$(DESTDIR)$(docdir)/$(docmoduledir)'/, $(notdir $(DOCS)))
+
+# The tests' output must not depend on the machine's speed: no benchmark
+# progress NOTICEs (every 5 s of a phase) in it.
+installcheck installcheck-preload: export PGOPTIONS += -c ordered_uuid.bench_progress=off
 
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION).control
 	sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) > $@
@@ -165,7 +185,7 @@ dist:
 	@echo "$(DIST_ZIP)"
 
 .PHONY: installcheck-preload install-test-module uninstall-test-module clean-test-module \
-	check-test-module dist
+	check-test-module dist check-pg-stamp uninstall-docs
 endif
 
 test:

@@ -246,9 +246,15 @@ ou_stock_major() {
 # ou_stock_lock LABEL: hold, until this process exits, the lock that the
 # scripts installing into the distribution's PostgreSQL take (test-stock.sh,
 # build-deb.sh): two of them at once would overwrite each other's files or
-# remove them under the other.  A second one waits for the first.
+# remove them under the other.  A second one waits for the first.  The lock
+# file is where the system keeps its lock files, /run/lock (a tmpfs, emptied at
+# boot), when writable, else in TMPDIR; it is left there, since removing a file
+# that flock(1) locks lets a waiter hold the removed file while a third run
+# locks a new one.
 ou_stock_lock() {
-	exec 9>"${TMPDIR:-/tmp}/ordered_uuid-stock.lock"
+	local d=/run/lock
+	[ -d "$d" ] && [ -w "$d" ] || d=${TMPDIR:-/tmp}
+	exec 9>"$d/ordered_uuid-stock.lock"
 	flock -n 9 || { ou_log "[$1] waiting for another test or package build on the distribution's PostgreSQL"; flock 9; }
 }
 

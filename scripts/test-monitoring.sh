@@ -152,10 +152,19 @@ for _ in $(seq 8); do
 	sleep 1
 done
 
-# S2, twice: a session holds s2's extension lock (test module) for 3 s while
-# four sessions insert into s2, each of which must extend it
+# S2, twice: a session holds s2's extension lock (test module) while four
+# sessions insert into s2, each of which must extend it: until all four are
+# queued on it (at most wait_s), then 3 s more, however slow the machine is
+# to start them
+queued="SELECT count(*) FROM pg_locks WHERE locktype = 'extend' AND relation = 's2'::regclass AND NOT granted"
 for round in 1 2; do
 	psql -qX -v ON_ERROR_STOP=1 -c 'BEGIN' -c "SELECT mon_test.extension_lock('s2')" \
+		-c "DO \$\$ BEGIN
+				FOR i IN 1..$((wait_s * 20)) LOOP
+					EXIT WHEN ($queued) >= 4;
+					PERFORM pg_sleep(0.05);
+				END LOOP;
+			END \$\$" \
 		-c 'SELECT pg_sleep(3)' -c 'COMMIT' >/dev/null &
 	holder=$!
 	held() { [ "$(psql -XAtq -c "SELECT count(*) FROM pg_locks WHERE locktype = 'extend'

@@ -127,6 +127,17 @@ for pg_config in "${configs[@]}"; do
 		ou_log "[$name] FAIL"
 	fi
 done
+# The Makefile as a user drives it: a build for the first version, then make
+# for the last rebuilds everything; make uninstall leaves no file behind
+# (with two versions or more).
+if [ ${#configs[@]} = 1 ]; then
+	ou_log "make for another version, make uninstall: skipped (one version)"
+elif "$OU_ROOT/scripts/test-build.sh" "${configs[0]}" "${configs[-1]}" "$WORK/build"; then
+	ou_log "make for another version, make uninstall: PASS"
+else
+	ou_log "make for another version, make uninstall: FAIL"
+	failed_names+=("the Makefile (a build for another version, make uninstall)")
+fi
 # The release bundle through the PGXN client, on one version (the last, which
 # counts as failed when this fails).
 name=$("${configs[-1]}" --version)

@@ -129,5 +129,49 @@ ALTER EXTENSION ordered_uuid UPDATE;
 DROP EXTENSION ordered_uuid;
 DROP ROLE regress_ou_upgrade_bench;
 
+-- The update to 1.3.0 and what it says.  A view on collector_info(), which
+-- the update drops and creates again: the update fails, the hint says what
+-- to do (not core's DROP ... CASCADE), and no WARNING about privileges comes
+-- from an update that rolls back.  (The context, the update script's text,
+-- is not shown.)
+\set SHOW_CONTEXT never
+CREATE ROLE regress_ou_upgrade_grant;
+CREATE EXTENSION ordered_uuid VERSION '1.2.0';
+GRANT EXECUTE ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool)
+	TO regress_ou_upgrade_grant WITH GRANT OPTION;
+CREATE VIEW my_collector AS SELECT rounds FROM collector_info();
+ALTER EXTENSION ordered_uuid UPDATE;
+SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'ordered_uuid';
+-- the way the hint says: drop the view, update, create it again; the
+-- WARNING's GRANT keeps WITH GRANT OPTION
+DROP VIEW my_collector;
+ALTER EXTENSION ordered_uuid UPDATE;
+CREATE VIEW my_collector AS SELECT rounds FROM collector_info();
+GRANT EXECUTE ON FUNCTION public.bench_insert(text[], bigint, int, int, bigint, bool, bool, int) TO regress_ou_upgrade_grant WITH GRANT OPTION;
+SELECT a.privilege_type, a.is_grantable
+  FROM pg_catalog.pg_proc p, pg_catalog.aclexplode(p.proacl) a
+ WHERE p.oid = 'bench_insert(text[], bigint, int, int, bigint, bool, bool, int)'::regprocedure
+   AND a.grantee = 'regress_ou_upgrade_grant'::regrole;
+DROP VIEW my_collector;
+DROP EXTENSION ordered_uuid;
+-- a view on the old bench_insert(): the same
+CREATE EXTENSION ordered_uuid VERSION '1.2.0';
+CREATE VIEW my_bench AS
+SELECT generator FROM bench_insert(ARRAY['bigint'], 1, 1, 1, 0, false, false);
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_bench;
+DROP EXTENSION ordered_uuid;
+DROP ROLE regress_ou_upgrade_grant;
+-- the update to 1.2.0 says the same of the functions it drops
+CREATE EXTENSION ordered_uuid VERSION '1.1.1';
+CREATE VIEW my_collector AS SELECT rounds FROM collector_info();
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_collector;
+CREATE VIEW my_writes AS SELECT relation FROM explain_writes('SELECT 1');
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_writes;
+DROP EXTENSION ordered_uuid;
+\set SHOW_CONTEXT errors
+
 \c :"origdb"
 DROP DATABASE regress_ou_upgrade;

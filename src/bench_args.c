@@ -44,6 +44,8 @@
 static int	ou_bench_max_workers = -1;
 /* ordered_uuid.bench_lock_timeout, milliseconds */
 static int	ou_bench_lock_timeout_ms = 10000;
+/* ordered_uuid.bench_progress */
+static bool ou_bench_progress_notices = true;
 
 /*
  * ou_bench_define_gucs
@@ -69,6 +71,24 @@ ou_bench_define_gucs(void)
 							PGC_USERSET,
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("ordered_uuid.bench_progress",
+							 "Whether a benchmark reports its progress in a NOTICE every 5 s of a phase.",
+							 "When off, they are DEBUG1 messages; pg_stat_activity's query of the calling session shows the progress either way.",
+							 &ou_bench_progress_notices,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+}
+
+/*
+ * ou_bench_progress_on
+ *		ordered_uuid.bench_progress.
+ */
+bool
+ou_bench_progress_on(void)
+{
+	return ou_bench_progress_notices;
 }
 
 /*

@@ -150,8 +150,9 @@ ou_bench_create_segment(const char *fname, int nworkers, const char *caller_path
 	run->nworkers = nworkers;
 	strlcpy(run->fname, fname, NAMEDATALEN);
 	strlcpy(run->phase, "starting workers", sizeof(run->phase));
-	run->last_notice = GetCurrentTimestamp();
-	run->last_deadlock_check = run->last_notice;
+	run->phase_started = GetCurrentTimestamp();
+	run->last_notice = run->phase_started;
+	run->last_deadlock_check = run->phase_started;
 	return run;
 }
 
@@ -326,7 +327,9 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
  * ou_bench_phase
  *		Set the phase shown in pg_stat_activity, in progress NOTICEs and in
  *		the context of the workers' messages.  It holds generator texts, so
- *		what does not fit is clipped on a character boundary.
+ *		what does not fit is clipped on a character boundary.  The phase's
+ *		progress NOTICEs count from here: the first comes OU_PROGRESS_MS
+ *		after it began, and says how long it has been running.
  */
 void
 ou_bench_phase(OuBenchRun *run, const char *fmt,...)
@@ -342,6 +345,8 @@ ou_bench_phase(OuBenchRun *run, const char *fmt,...)
 	run->phase[pg_mbcliplen(run->phase, len, len)] = '\0';
 	snprintf(activity, sizeof(activity), "%s: %s", run->fname, run->phase);
 	pgstat_report_activity(STATE_RUNNING, activity);
+	run->phase_started = GetCurrentTimestamp();
+	run->last_notice = run->phase_started;
 }
 
 /*
@@ -411,8 +416,9 @@ ou_bench_drain(OuBenchRun *run)
 
 /*
  * ou_bench_progress
- *		A progress NOTICE and pg_stat_activity line, at most every
- *		OU_PROGRESS_MS.
+ *		A progress NOTICE and pg_stat_activity line, every OU_PROGRESS_MS
+ *		of a phase (counted from its start, ou_bench_phase); the NOTICE
+ *		only while ordered_uuid.bench_progress is on.
  */
 static void
 ou_bench_progress(OuBenchRun *run)
@@ -431,7 +437,7 @@ ou_bench_progress(OuBenchRun *run)
 
 		for (i = 0; i < run->nworkers; i++)
 			done += (int64) pg_atomic_read_u64(&sh->slots[i].rows_done);
-		ereport(NOTICE,
+		ereport(ou_bench_progress_on() ? NOTICE : DEBUG1,
 				(errcode(ERRCODE_SUCCESSFUL_COMPLETION),
 				 errmsg("%s: " INT64_FORMAT " of " INT64_FORMAT " rows, %.0f rows/s",
 						run->phase, done, run->wait_rows,
@@ -441,10 +447,10 @@ ou_bench_progress(OuBenchRun *run)
 	}
 	else
 	{
-		ereport(NOTICE,
+		ereport(ou_bench_progress_on() ? NOTICE : DEBUG1,
 				(errcode(ERRCODE_SUCCESSFUL_COMPLETION),
 				 errmsg("%s: running for %.0f s",
-						run->phase, (double) (now - run->wait_started) / 1000000.0)));
+						run->phase, (double) (now - run->phase_started) / 1000000.0)));
 		snprintf(activity, sizeof(activity), "%s: %s", run->fname, run->phase);
 	}
 	pgstat_report_activity(STATE_RUNNING, activity);
@@ -566,7 +572,6 @@ ou_bench_send(OuBenchRun *run, OuBenchCmd cmd, int only_worker, int64 rows_total
 	run->wait_rows = rows_total;
 	run->wait_sample = sample;
 	run->wait_arg = sample_arg;
-	run->wait_started = GetCurrentTimestamp();
 	(void) ou_chan_publish(run->chan, (int) cmd);
 	ou_chan_wait(run->chan, run->handles, only_worker, ou_bench_poll, ou_bench_gone,
 				 run, sample ? sample_ms : 100);

@@ -199,9 +199,9 @@ struct OuBenchRun
 	LOCKTAG		tag;			/* the run lock */
 	char		fname[NAMEDATALEN];
 	char		phase[256];
-	TimestampTz last_notice;
+	TimestampTz phase_started;	/* when the phase was set */
+	TimestampTz last_notice;	/* the last progress NOTICE, or phase_started */
 	TimestampTz last_deadlock_check;
-	TimestampTz wait_started;
 	/* what the current wait reports and samples */
 	int64		wait_rows;
 	OuBenchSampleFn wait_sample;
@@ -222,6 +222,7 @@ extern void ou_worker_bound_locks(int timeout_ms);
 
 /* bench_args.c */
 extern int	ou_bench_lock_timeout(void);
+extern bool ou_bench_progress_on(void);
 extern OuBenchLimits ou_bench_check_role(int nworkers, bool need_create);
 extern void ou_bench_check_limits(const OuBenchLimits *limits, Oid roleid, Oid dbid);
 

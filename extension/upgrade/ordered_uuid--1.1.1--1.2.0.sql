@@ -17,7 +17,18 @@ GRANT EXECUTE ON FUNCTION index_shape(regclass) TO pg_stat_scan_tables;
 COMMENT ON FUNCTION index_shape(regclass) IS
 'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring';
 
-DROP FUNCTION explain_writes(text);
+DO $$
+DECLARE
+	msg text;
+	detail text;
+BEGIN
+	DROP FUNCTION explain_writes(text);
+EXCEPTION WHEN dependent_objects_still_exist THEN
+	GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+	RAISE EXCEPTION USING ERRCODE = 'dependent_objects_still_exist', MESSAGE = msg, DETAIL = detail,
+		HINT = 'This update drops explain_writes() and creates it again with new result columns: drop the objects that depend on it, run ALTER EXTENSION ordered_uuid UPDATE, then create them again.';
+END $$;
+
 CREATE FUNCTION explain_writes(statement text)
 RETURNS TABLE (relation regclass, relfilenode oid, kind text,
 			   wal_records bigint, wal_bytes bigint, wal_fpi bigint,
@@ -196,10 +207,22 @@ $fn$;
 -- dropped, split entries pruned with their dropped relations, and the
 -- collector's state (running, recovery, stopped); collector_detail_info()
 -- the detailed profile's evicted entries.  New OUT columns change the result
--- type, so both functions are dropped and created again (a view of one's
--- own on either must be dropped before the update and created after it).
-DROP FUNCTION collector_info();
-DROP FUNCTION collector_detail_info();
+-- type, so both functions are dropped and created again: a view of one's
+-- own on either must be dropped before the update and created after it,
+-- which the error says (DROP ... CASCADE, core's hint, does not apply to an
+-- update).
+DO $$
+DECLARE
+	msg text;
+	detail text;
+BEGIN
+	DROP FUNCTION collector_info();
+	DROP FUNCTION collector_detail_info();
+EXCEPTION WHEN dependent_objects_still_exist THEN
+	GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+	RAISE EXCEPTION USING ERRCODE = 'dependent_objects_still_exist', MESSAGE = msg, DETAIL = detail,
+		HINT = 'This update drops collector_info() and collector_detail_info() and creates them again with new result columns: drop the objects that depend on them, run ALTER EXTENSION ordered_uuid UPDATE, then create them again.';
+END $$;
 
 CREATE FUNCTION collector_info(
 	OUT worker_pid integer, OUT worker_started timestamptz,
