@@ -251,6 +251,9 @@ ou_libpath() {
 OU_PGXNCLIENT_VERSION=1.3.2
 ou_pgxnclient() {
 	local venv=$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION
+	# OU_PGXN: a pgxn command of that version to use instead (the Debian
+	# unstable root's package: ou_pg_run)
+	[ -z "${OU_PGXN:-}" ] || { echo "$OU_PGXN"; return 0; }
 	if [ ! -x "$venv/bin/pgxn" ]; then
 		# Debian's python3 has venv only with python3-venv
 		python3 -c 'import ensurepip, venv' 2>/dev/null || ou_apt python3-venv
@@ -366,7 +369,7 @@ OU_SID_PACKAGES="postgresql-19/experimental postgresql-server-dev-19/experimenta
 	postgresql-client-19/experimental libpq5/experimental libpq-dev/experimental
 	make gcc libc6-dev postgresql-18 postgresql-server-dev-18 postgresql-18-partman
 	postgresql-18-timescaledb postgresql-18-pg-uuidv7 postgresql-18-pgtap
-	libtap-parser-sourcehandler-pgtap-perl python3-venv git"
+	libtap-parser-sourcehandler-pgtap-perl pgxnclient git"
 # The Release files of the archive's copy here are past their Valid-Until.
 OU_SID_APT="apt-get -o Acquire::Check-Valid-Until=false"
 
@@ -440,8 +443,9 @@ ou_pg_label() {
 # the checkout) with that pg_config as its first argument and WORKDIR as its
 # second; inside the root for a root's PostgreSQL (ou_sid_run, WORKDIR and
 # the git directory bind-mounted too), with OU_CACHE there pointing at
-# $OU_CACHE/sid-cache: the root's own Python environments (the PGXN client),
-# and this cache's pgTAP and monitoring programs.
+# $OU_CACHE/sid-cache, which holds this cache's pgTAP and monitoring
+# programs, and the root's own PGXN client (Debian's pgxnclient, of
+# OU_PGXNCLIENT_VERSION: no pip inside the root).
 ou_pg_run() {
 	local pg_config=$1 work=$2 script=$3 root gitdir
 	shift 3
@@ -457,7 +461,7 @@ ou_pg_run() {
 	gitdir=$(git -C "$OU_ROOT" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || gitdir=
 	case $gitdir in "$OU_ROOT"/*) gitdir= ;; esac
 	ou_sid_run "$root" "$OU_ROOT" "$OU_CACHE" "$work" ${gitdir:+"$gitdir"} -- \
-		env OU_CACHE="$OU_CACHE/sid-cache" "$script" "${pg_config#"$root"}" "$work" "$@"
+		env OU_CACHE="$OU_CACHE/sid-cache" OU_PGXN=/usr/bin/pgxn "$script" "${pg_config#"$root"}" "$work" "$@"
 }
 
 # ou_sid_run ROOT [DIR...] -- COMMAND...: run COMMAND in ROOT (chroot) with
