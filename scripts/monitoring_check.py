@@ -225,9 +225,11 @@ def scraped(name, label, at):
     return vals
 
 
-before_t = time.time()
 before = read_views()
-# a scrape that began after the first read: its sample's timestamp is later
+# a scrape that began after the first read had ended: its sample's timestamp
+# is later (one that began while the views were being read may have read a
+# view before we did)
+before_t = time.time()
 deadline = time.time() + 30
 at = None
 while time.time() < deadline:
