@@ -8,7 +8,7 @@
 #   make installcheck-preload     the suites and specs that need settings of
 #                                 their own, each in a temporary instance
 #                                 with its NAME.conf (not as root)
-#   make test                     everything, on PostgreSQL 14-18 (scripts/test.sh)
+#   make test                     everything, on PostgreSQL 14-19 (scripts/test.sh)
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle of the committed tree
 #                                 (a git checkout; DIST_REF=commit, DIST_ZIP=file)
@@ -119,6 +119,15 @@ uninstall-docs:
 # The tests' output must not depend on the machine's speed: no benchmark
 # progress NOTICEs (every 5 s of a phase) in it.
 installcheck installcheck-preload: export PGOPTIONS += -c ordered_uuid.bench_progress=off
+
+# PostgreSQL 19 and later only: explain_writes' full-page images beside
+# pg_stat_wal.wal_fpi_bytes (diag_explain_writes_fpi, autovacuum off), and
+# extend_lock_stats beside pg_stat_lock (collector_lock_stats, the library
+# preloaded): both views are new in 19.
+ifeq ($(filter 14 15 16 17 18,$(MAJORVERSION)),)
+PRELOAD_REGRESS += diag_explain_writes_fpi
+PRELOAD_ISOLATION += collector_lock_stats
+endif
 
 $(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard extension/*.sql)) $(EXTENSION).control
 	sed 's/@VERSION@/$(EXTVERSION)/g' $(sort $(wildcard extension/*.sql)) > $@

