@@ -1,0 +1,66 @@
+--
+-- Keys made in a time range: the condition id <@ tstzrange, which the
+-- planner turns into a range of the key for its B-tree (or BRIN) index.
+--
+-- Version 7 keys (uuid_v7_nextval) and striped keys (uuid_striped_nextval,
+-- version 8) begin with a 48-bit Unix millisecond: v7's time, the striped
+-- key's block start.
+
+CREATE FUNCTION uuid_time(id uuid)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uuid_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time(uuid) IS
+'the time a key carries: a version 7 key''s millisecond, a striped (version 8) key''s block start; NULL for other UUIDs';
+
+CREATE FUNCTION uuid_time_range_min(times tstzrange)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_time_range_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_range_min(tstzrange) IS
+'the smallest key of a time layout (version 7 or 8) whose time lies in times: uuid_v7_min of its first millisecond (the largest UUID when there is none)';
+
+CREATE FUNCTION uuid_time_range_max(times tstzrange)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_time_range_max'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_range_max(tstzrange) IS
+'the largest key of a time layout (version 7 or 8) whose time lies in times (the smallest UUID when there is none)';
+
+CREATE FUNCTION uuid_time_in_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'uuid_time_in_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_in_support(internal) IS
+'planner support of uuid_time_in: the range of the key for its index, and the selectivity';
+
+CREATE FUNCTION uuid_time_in(id uuid, times tstzrange)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uuid_time_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT uuid_time_in_support;
+
+COMMENT ON FUNCTION uuid_time_in(uuid, tstzrange) IS
+'does the key carry a time (uuid_time) in times? false for UUIDs that carry none';
+
+CREATE FUNCTION uuid_time_in_sel(internal, oid, internal, integer)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'uuid_time_in_sel'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_in_sel(internal, oid, internal, integer) IS
+'restriction selectivity of uuid <@ tstzrange: that of the range of the key it implies';
+
+CREATE OPERATOR <@ (
+	LEFTARG = uuid,
+	RIGHTARG = tstzrange,
+	FUNCTION = uuid_time_in,
+	RESTRICT = uuid_time_in_sel
+);
+
+COMMENT ON OPERATOR <@ (uuid, tstzrange) IS
+'does the key carry a time (uuid_time) in the range? served by an index on the key';
