@@ -64,3 +64,38 @@ CREATE OPERATOR <@ (
 
 COMMENT ON OPERATOR <@ (uuid, tstzrange) IS
 'does the key carry a time (uuid_time) in the range? served by an index on the key';
+
+-- Short text forms of a key, the same 16 bytes both ways: ULID (Crockford's
+-- base32) and RFC 4648 base32hex.
+
+CREATE FUNCTION uuid_to_ulid(id uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uuid_to_ulid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_to_ulid(uuid) IS
+'the ULID text (26 characters of Crockford''s base32) of the 16 bytes of id; a version 7 key''s ULID sorts as the key';
+
+CREATE FUNCTION uuid_from_ulid(ulid text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_from_ulid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_from_ulid(text) IS
+'the uuid of the 16 bytes of a ULID text (either case; I, L, O and U are errors, as in the ULID specification)';
+
+CREATE FUNCTION uuid_to_base32hex(id uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uuid_to_base32hex'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_to_base32hex(uuid) IS
+'the RFC 4648 base32hex text of id without padding (26 characters; PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''=''))';
+
+CREATE FUNCTION uuid_from_base32hex(b32 text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_from_base32hex'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_from_base32hex(text) IS
+'the uuid of a base32hex text of 16 bytes (either case, with or without the six = of padding)';
