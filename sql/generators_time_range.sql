@@ -19,6 +19,18 @@ BEGIN
 	RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
 END $$;
 
+-- EXPLAIN's lines, the same on 14-18: without 18's "Disabled: true" lines
+-- and the "(returns $0)" of InitPlans before 17.
+CREATE FUNCTION pg_temp.plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE q LOOP
+		CONTINUE WHEN line ~ '^\s*Disabled: true$';
+		RETURN NEXT regexp_replace(line, ' \(returns \$[0-9]+\)$', '');
+	END LOOP;
+END $$;
+
 -- The timestamptz of us microseconds after the Unix epoch, exactly.
 CREATE FUNCTION pg_temp.ts_of(us bigint) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$
 	SELECT timestamptz '1970-01-01 00:00:00+00' + div(us, 86400000000)::int * interval '1 day'
@@ -100,19 +112,19 @@ SELECT r, pg_temp.keys_of(ARRAY(SELECT id FROM tr_key_times WHERE t <@ r)) AS ke
 SELECT count(*) FILTER (WHERE keys <> '') AS ranges_with_keys, count(DISTINCT keys) AS distinct_answers FROM tr_ref;
 
 -- 1. Another table's range in a nested loop: the index condition is made of
--- uuid_time_range_min/max over that row's range.
+-- uuid_time_range_lower/upper over that row's range.
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 SET enable_material = off;
-EXPLAIN (COSTS OFF)
-SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE k.id <@ t.r)) FROM tr_ranges t;
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF)
+SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE k.id <@ t.r)) FROM tr_ranges t$q$);
 CREATE TEMP TABLE tr_index AS
 SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE k.id <@ t.r)) AS keys FROM tr_ranges t;
 -- the function form is served the same way
-EXPLAIN (COSTS OFF)
-SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE uuid_time_in(k.id, t.r))) FROM tr_ranges t;
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF)
+SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE uuid_time_in(k.id, t.r))) FROM tr_ranges t$q$);
 CREATE TEMP TABLE tr_index_fn AS
 SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE uuid_time_in(k.id, t.r))) AS keys FROM tr_ranges t;
 RESET enable_seqscan;
@@ -122,8 +134,8 @@ RESET enable_bitmapscan;
 SET enable_indexscan = off;
 SET enable_indexonlyscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF)
-SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE k.id <@ t.r)) FROM tr_ranges t;
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF)
+SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE k.id <@ t.r)) FROM tr_ranges t$q$);
 CREATE TEMP TABLE tr_seq AS
 SELECT r, pg_temp.keys_of(ARRAY(SELECT k.id FROM tr_keys k WHERE k.id <@ t.r)) AS keys FROM tr_ranges t;
 RESET enable_indexscan;
@@ -138,7 +150,7 @@ SET plan_cache_mode = force_generic_plan;
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 PREPARE tr_q(tstzrange) AS SELECT pg_temp.keys_of(ARRAY(SELECT id FROM tr_keys WHERE id <@ $1));
-EXPLAIN (COSTS OFF) EXECUTE tr_q('[2025-01-10 00:00+00, 2025-01-10 01:00+00)');
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) EXECUTE tr_q('[2025-01-10 00:00+00, 2025-01-10 01:00+00)')$q$);
 CREATE FUNCTION pg_temp.generic(r tstzrange) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN pg_temp.keys_of(ARRAY(SELECT id FROM tr_keys WHERE id <@ r));
@@ -151,9 +163,9 @@ RESET plan_cache_mode;
 -- 4. Constants, each range planned on its own.
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM tr_keys WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00');
-EXPLAIN (COSTS OFF) SELECT id FROM tr_keys WHERE id <@ '[2025-01-10 00:00:00.000001+00, 2025-01-10 00:00:00.000999+00]';
-EXPLAIN (COSTS OFF) SELECT id FROM tr_keys WHERE id <@ 'empty';
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT id FROM tr_keys WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')$q$);
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT id FROM tr_keys WHERE id <@ '[2025-01-10 00:00:00.000001+00, 2025-01-10 00:00:00.000999+00]'$q$);
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT id FROM tr_keys WHERE id <@ 'empty'$q$);
 CREATE FUNCTION pg_temp.constant(r tstzrange) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	keys text;
@@ -199,7 +211,7 @@ SELECT count(*) FILTER (WHERE id <@ tstzrange('2025-01-10 00:30+00', '2025-01-10
   FROM tr_keys WHERE uuid_version(id) = 8 AND uuid_time(id) = '2025-01-10 00:00+00';
 
 -- The bounds themselves
-SELECT r, uuid_time_range_min(r) AS min, uuid_time_range_max(r) AS max
+SELECT r, uuid_time_range_lower(r) AS lower, uuid_time_range_upper(r) AS upper
   FROM (VALUES (tstzrange('2025-01-10 00:00+00', '2025-01-11 00:00+00')),
 			   (tstzrange('2025-01-10 00:00:00.0005+00', '2025-01-10 00:00:00.0015+00', '(]')),
 			   (tstzrange(NULL, NULL)), (tstzrange('-infinity', 'infinity')),
@@ -225,22 +237,22 @@ INSERT INTO tr_brin SELECT id FROM tr_keys ORDER BY id;
 CREATE INDEX tr_brin_id ON tr_brin USING brin (id);
 ANALYZE tr_brin;
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM tr_brin WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00');
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT count(*) FROM tr_brin WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')$q$);
 SELECT count(*) AS brin_keys,
 	   (SELECT count(*) FROM tr_keys WHERE pg_temp.ref_time(id) <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')) AS reference_keys
   FROM tr_brin WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00');
 -- a hash index cannot: a sequential scan
 CREATE INDEX tr_brin_hash ON tr_brin USING hash (id);
 DROP INDEX tr_brin_id;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM tr_brin WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00');
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT count(*) FROM tr_brin WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')$q$);
 RESET enable_seqscan;
 DROP TABLE tr_brin;
 
 -- An expression the indexed table's own row feeds, or a volatile one, is no
 -- index condition
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT * FROM tr_keys WHERE id <@ tstzrange(uuid_time(id), NULL);
-EXPLAIN (COSTS OFF) SELECT * FROM tr_keys WHERE id <@ tstzrange(clock_timestamp() - interval '1 day', NULL);
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT * FROM tr_keys WHERE id <@ tstzrange(uuid_time(id), NULL)$q$);
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT * FROM tr_keys WHERE id <@ tstzrange(clock_timestamp() - interval '1 day', NULL)$q$);
 RESET enable_seqscan;
 
 -- Partition pruning works on the partition key's own conditions: id <@ r
@@ -254,15 +266,15 @@ INSERT INTO tr_part SELECT id FROM tr_keys WHERE uuid_version(id) = 7 AND id <@ 
 ANALYZE tr_part;
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT * FROM tr_part WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00');
-EXPLAIN (COSTS OFF) SELECT * FROM tr_part WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')
-	AND id BETWEEN uuid_time_range_min(tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00'))
-			   AND uuid_time_range_max(tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00'));
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT * FROM tr_part WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')$q$);
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) SELECT * FROM tr_part WHERE id <@ tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00')
+	AND id >= uuid_time_range_lower(tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00'))
+	AND id < uuid_time_range_upper(tstzrange('2025-01-10 00:00+00', '2025-01-10 01:00+00'))$q$);
 -- with a Param, at executor start-up
 SET plan_cache_mode = force_generic_plan;
 PREPARE tr_p(tstzrange) AS SELECT count(*) FROM tr_part WHERE id <@ $1
-	AND id BETWEEN uuid_time_range_min($1) AND uuid_time_range_max($1);
-EXPLAIN (COSTS OFF) EXECUTE tr_p('[2025-01-10 00:00+00, 2025-01-10 01:00+00)');
+	AND id >= uuid_time_range_lower($1) AND id < uuid_time_range_upper($1);
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF) EXECUTE tr_p('[2025-01-10 00:00+00, 2025-01-10 01:00+00)')$q$);
 EXECUTE tr_p('[2025-01-10 00:00+00, 2025-01-10 01:00+00)');
 SELECT count(*) AS reference FROM tr_keys WHERE uuid_version(id) = 7
    AND pg_temp.ref_time(id) <@ '[2025-01-10 00:00+00, 2025-01-10 01:00+00)'::tstzrange;
@@ -274,16 +286,28 @@ DROP TABLE tr_part;
 -- The index condition calls our functions in our schema, whatever the
 -- search_path: a function of the same name elsewhere is never called
 CREATE SCHEMA tr_evil;
-CREATE FUNCTION tr_evil.uuid_time_range_min(tstzrange) RETURNS uuid LANGUAGE sql AS $$ SELECT '00000000-0000-0000-0000-000000000000'::uuid $$;
-CREATE FUNCTION tr_evil.uuid_time_range_max(tstzrange) RETURNS uuid LANGUAGE sql AS $$ SELECT 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid $$;
+CREATE FUNCTION tr_evil.uuid_time_range_lower(tstzrange) RETURNS uuid LANGUAGE sql AS $$ SELECT '00000000-0000-0000-0000-000000000000'::uuid $$;
+CREATE FUNCTION tr_evil.uuid_time_range_upper(tstzrange) RETURNS uuid LANGUAGE sql AS $$ SELECT 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid $$;
 SET search_path = tr_evil, public;
 SET enable_seqscan = off;
 SET plan_cache_mode = force_generic_plan;
 PREPARE tr_s(tstzrange) AS SELECT count(*) FROM tr_keys WHERE id <@ $1;
-EXPLAIN (COSTS OFF, VERBOSE) EXECUTE tr_s('[2025-01-10 00:00+00, 2025-01-10 01:00+00)');
+SELECT pg_temp.plan($q$EXPLAIN (COSTS OFF, VERBOSE) EXECUTE tr_s('[2025-01-10 00:00+00, 2025-01-10 01:00+00)')$q$);
 RESET plan_cache_mode;
 RESET enable_seqscan;
 RESET search_path;
 DROP SCHEMA tr_evil CASCADE;
 
+
+
+-- pg_partman's encoder and decoder: the bound of a time is uuid_v7_min's
+-- (below every version 7 and striped key of that millisecond and later), the
+-- time of a key given as text uuid_time's
+SELECT count(*) FILTER (WHERE uuid_time_decoder(id::text) IS DISTINCT FROM uuid_time(id)) AS decoder_wrong,
+	   count(*) FILTER (WHERE uuid_time(id) < '10889-08-02 05:31:50.655+00' AND (id < uuid_time_encoder(uuid_time(id))
+							OR id >= uuid_time_encoder(uuid_time(id) + interval '1 millisecond'))) AS encoder_bound_wrong
+  FROM tr_keys;
+SELECT uuid_time_encoder('2025-01-10 00:00+00') = uuid_v7_min('2025-01-10 00:00+00') AS encoder_is_v7_min,
+	   uuid_time_decoder(NULL) AS null_decoded, uuid_time_encoder(NULL) AS null_encoded,
+	   pg_temp.err($$SELECT uuid_time_decoder('not a uuid')$$) AS bad_text;
 DROP TABLE tr_keys, tr_ranges;

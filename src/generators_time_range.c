@@ -8,18 +8,19 @@
  * The keys that carry their time, version 7 (uuid_v7_nextval) and version 8
  * (uuid_striped_nextval), both of the RFC 9562 variant, begin with the same
  * 48-bit Unix millisecond: v7's own time, the striped key's block start.
- * uuid_time(id) reads it.  The keys whose time lies in a range r are
- * therefore all between
- *	 uuid_time_range_min(r): the smallest version 7 key of the first
- *							 millisecond in r (uuid_v7_min's), and
- *	 uuid_time_range_max(r): the largest version 8 key of the last one;
+ * uuid_time(id) reads it (uuid_time_decoder from text, for pg_partman).  The keys whose time lies in a range r are
+ * therefore all in [lower, upper):
+ *	 uuid_time_range_lower(r): uuid_v7_min of the first millisecond in r,
+ *	 uuid_time_range_upper(r): uuid_v7_min of the millisecond after the last;
  * between them lie also UUIDs of other layouts (a version 7 UUID of another
  * variant), so the index condition is lossy: each row it finds is checked
- * with uuid_time_in itself.  The minimum is the lower bound of a partition
- * made with uuid_v7_min, so these bounds prune partitions exactly.
+ * with uuid_time_in itself.  Both are version 7 keys, as the bounds of
+ * partitions made with uuid_v7_min are (they prune exactly), and as
+ * TimescaleDB's UUID partitioning requires of every value compared with the
+ * key.
  *
  * uuid_time_in_support answers the planner's SupportRequestIndexCondition
- * with "id >= min AND id <= max": constants when the range is a constant,
+ * with "id >= lower AND id < upper": constants when the range is a constant,
  * calls of the two functions above (found in our own schema) over the range
  * expression otherwise (a Param of a prepared statement, now() - ...).  The
  * selectivity is that of the same two conditions (uuid_time_in_sel for the
@@ -55,9 +56,10 @@
 #include "generators.h"
 
 PG_FUNCTION_INFO_V1(uuid_time);
+PG_FUNCTION_INFO_V1(uuid_time_decoder);
 PG_FUNCTION_INFO_V1(uuid_time_in);
-PG_FUNCTION_INFO_V1(uuid_time_range_min);
-PG_FUNCTION_INFO_V1(uuid_time_range_max);
+PG_FUNCTION_INFO_V1(uuid_time_range_lower);
+PG_FUNCTION_INFO_V1(uuid_time_range_upper);
 PG_FUNCTION_INFO_V1(uuid_time_in_support);
 PG_FUNCTION_INFO_V1(uuid_time_in_sel);
 
@@ -84,6 +86,21 @@ key_time_ms(const pg_uuid_t *uuid)
 }
 
 /*
+ * key_time_datum
+ *		The result of uuid_time for uuid: its time, or NULL.
+ */
+static Datum
+key_time_datum(FunctionCallInfo fcinfo, const pg_uuid_t *uuid)
+{
+	int64		ms = key_time_ms(uuid);
+
+	if (ms < 0)
+		PG_RETURN_NULL();
+	/* Unix ms -> PostgreSQL epoch microseconds (fits: 48 bits) */
+	PG_RETURN_TIMESTAMPTZ(ms * 1000 - OU_UNIX_EPOCH_OFFSET_US);
+}
+
+/*
  * uuid_time(id uuid)
  *		The time a key carries: a version 7 key's millisecond, a striped
  *		(version 8) key's block start; NULL for every other UUID.
@@ -91,12 +108,21 @@ key_time_ms(const pg_uuid_t *uuid)
 Datum
 uuid_time(PG_FUNCTION_ARGS)
 {
-	int64		ms = key_time_ms(PG_GETARG_UUID_P(0));
+	return key_time_datum(fcinfo, PG_GETARG_UUID_P(0));
+}
 
-	if (ms < 0)
-		PG_RETURN_NULL();
-	/* Unix ms -> PostgreSQL epoch microseconds (fits: 48 bits) */
-	PG_RETURN_TIMESTAMPTZ(ms * 1000 - OU_UNIX_EPOCH_OFFSET_US);
+/*
+ * uuid_time_decoder(id text)
+ *		uuid_time of a key given as text: pg_partman's p_time_decoder, which
+ *		passes the control column as text (the encoder is uuid_v7_min's C
+ *		function, see extension/15_time_keys.sql).
+ */
+Datum
+uuid_time_decoder(PG_FUNCTION_ARGS)
+{
+	Datum		id = DirectFunctionCall1(uuid_in, CStringGetDatum(text_to_cstring(PG_GETARG_TEXT_PP(0))));
+
+	return key_time_datum(fcinfo, DatumGetUUIDP(id));
 }
 
 /*
@@ -174,79 +200,81 @@ uuid_time_in(PG_FUNCTION_ARGS)
 }
 
 /*
- * key_bound
- *		The smallest key of a time layout of Unix millisecond ms (want_max
- *		false: version 7, every bit after the time zero but the variant's,
- *		uuid_v7_min's key) or the largest (version 8, every such bit one).
+ * v7_start
+ *		uuid_v7_min's key of Unix millisecond ms: version 7, every bit after
+ *		the time zero but the variant's.  ms may be one past the last
+ *		millisecond: then the largest UUID, above every key.
  */
 static pg_uuid_t *
-key_bound(int64 ms, bool want_max)
+v7_start(int64 ms)
 {
 	pg_uuid_t  *uuid = palloc(sizeof(pg_uuid_t));
 	int			i;
 
-	memset(uuid->data, want_max ? 0xff : 0x00, UUID_LEN);
+	if (ms > (int64) OU_V7_MAX_MS)
+	{
+		memset(uuid->data, 0xff, UUID_LEN);
+		return uuid;
+	}
+	memset(uuid->data, 0, UUID_LEN);
 	for (i = 0; i < 6; i++)
 		uuid->data[i] = (uint8) ((uint64) ms >> (8 * (5 - i)));
-	uuid->data[6] = want_max ? 0x8f : 0x70;
-	uuid->data[8] = want_max ? 0xbf : 0x80;
+	uuid->data[6] = 0x70;
+	uuid->data[8] = 0x80;
 	return uuid;
 }
 
 /*
  * range_bound
- *		uuid_time_range_min (want_max false) or _max of the range r.  When r
- *		holds no millisecond a key can carry, the minimum is the largest UUID
- *		and the maximum the smallest, so that nothing lies between them.
+ *		uuid_time_range_lower (want_upper false) or _upper of the range r.
+ *		When r holds no millisecond a key can carry, both are the key of
+ *		millisecond 0, so that nothing lies in [lower, upper).
  */
 static pg_uuid_t *
-range_bound(RangeType *r, bool want_max)
+range_bound(RangeType *r, bool want_upper)
 {
 	int64		first;
 	int64		last;
-	pg_uuid_t  *uuid;
 
-	if (range_ms(r, &first, &last))
-		return key_bound(want_max ? last : first, want_max);
-	uuid = palloc(sizeof(pg_uuid_t));
-	memset(uuid->data, want_max ? 0x00 : 0xff, UUID_LEN);
-	return uuid;
+	if (!range_ms(r, &first, &last))
+		return v7_start(0);
+	return want_upper ? v7_start(last + 1) : v7_start(first);
 }
 
 /*
- * uuid_time_range_min(times tstzrange)
- *		The smallest key of a time layout whose time lies in times: the
+ * uuid_time_range_lower(times tstzrange)
+ *		The lower bound (inclusive) of the keys whose time lies in times: the
  *		uuid_v7_min of its first millisecond.
  */
 Datum
-uuid_time_range_min(PG_FUNCTION_ARGS)
+uuid_time_range_lower(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_UUID_P(range_bound(PG_GETARG_RANGE_P(0), false));
 }
 
 /*
- * uuid_time_range_max(times tstzrange)
- *		The largest key of a time layout whose time lies in times: version 8
- *		of its last millisecond, every bit after the version one but the
- *		variant's.
+ * uuid_time_range_upper(times tstzrange)
+ *		The upper bound (exclusive) of the keys whose time lies in times: the
+ *		uuid_v7_min of the millisecond after its last one (the largest UUID
+ *		after the last millisecond a key holds).
  */
 Datum
-uuid_time_range_max(PG_FUNCTION_ARGS)
+uuid_time_range_upper(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_UUID_P(range_bound(PG_GETARG_RANGE_P(0), true));
 }
 
 /*
  * bound_expr
- *		The expression of uuid_time_range_min (want_max false) or _max of the
+ *		The expression of uuid_time_range_lower (want_upper false) or _upper of the
  *		range expression times: a constant when times is one, else a call of
  *		that function, looked up in the schema of the function funcid (ours,
  *		whatever the search_path).  NULL when that function cannot be found.
  */
 static Expr *
-bound_expr(Node *times, Oid funcid, bool want_max)
+bound_expr(Node *times, Oid funcid, bool want_upper)
 {
-	const char *name = want_max ? "uuid_time_range_max" : "uuid_time_range_min";
+	const char *name = want_upper ? "uuid_time_range_upper" : "uuid_time_range_lower";
 	Oid			argtype = getBaseType(exprType(times));
 	Oid			boundfunc;
 
@@ -257,7 +285,7 @@ bound_expr(Node *times, Oid funcid, bool want_max)
 		if (c->constisnull)
 			return (Expr *) makeNullConst(UUIDOID, -1, InvalidOid);
 		return (Expr *) makeConst(UUIDOID, -1, InvalidOid, UUID_LEN,
-								  UUIDPGetDatum(range_bound(DatumGetRangeTypeP(c->constvalue), want_max)),
+								  UUIDPGetDatum(range_bound(DatumGetRangeTypeP(c->constvalue), want_upper)),
 								  false, false);
 	}
 	boundfunc = GetSysCacheOid3(PROCNAMEARGSNSP, Anum_pg_proc_oid,
@@ -272,7 +300,7 @@ bound_expr(Node *times, Oid funcid, bool want_max)
 
 /*
  * range_clauses
- *		"key >= min AND key <= max" for the key expression and the range
+ *		"key >= lower AND key < upper" for the key expression and the range
  *		expression times, with the operators of the operator family opfamily
  *		(the B-tree family of uuid for estimates); NIL when they cannot be
  *		made.
@@ -281,18 +309,18 @@ static List *
 range_clauses(Node *key, Node *times, Oid funcid, Oid opfamily)
 {
 	Oid			ge = get_opfamily_member(opfamily, UUIDOID, UUIDOID, BTGreaterEqualStrategyNumber);
-	Oid			le = get_opfamily_member(opfamily, UUIDOID, UUIDOID, BTLessEqualStrategyNumber);
+	Oid			lt = get_opfamily_member(opfamily, UUIDOID, UUIDOID, BTLessStrategyNumber);
 	Expr	   *lo;
 	Expr	   *hi;
 
-	if (!OidIsValid(ge) || !OidIsValid(le))
+	if (!OidIsValid(ge) || !OidIsValid(lt))
 		return NIL;
 	lo = bound_expr(times, funcid, false);
 	hi = bound_expr(times, funcid, true);
 	if (lo == NULL || hi == NULL)
 		return NIL;
 	return list_make2(make_opclause(ge, BOOLOID, false, (Expr *) key, lo, InvalidOid, InvalidOid),
-					  make_opclause(le, BOOLOID, false, (Expr *) key, hi, InvalidOid, InvalidOid));
+					  make_opclause(lt, BOOLOID, false, (Expr *) key, hi, InvalidOid, InvalidOid));
 }
 
 /*

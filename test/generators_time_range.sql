@@ -4,17 +4,19 @@
 -- estimator, privileges.  Run by pg_prove in a database that has pgtap and
 -- ordered_uuid installed.
 BEGIN;
-SELECT plan(22);
+SELECT plan(24);
 
 SELECT has_function('uuid_time', ARRAY['uuid']);
 SELECT has_function('uuid_time_in', ARRAY['uuid', 'tstzrange']);
-SELECT has_function('uuid_time_range_min', ARRAY['tstzrange']);
-SELECT has_function('uuid_time_range_max', ARRAY['tstzrange']);
+SELECT has_function('uuid_time_range_lower', ARRAY['tstzrange']);
+SELECT has_function('uuid_time_range_upper', ARRAY['tstzrange']);
 SELECT function_returns('uuid_time', ARRAY['uuid'], 'timestamp with time zone');
 SELECT function_returns('uuid_time_in', ARRAY['uuid', 'tstzrange'], 'boolean');
-SELECT function_returns('uuid_time_range_min', ARRAY['tstzrange'], 'uuid');
-SELECT function_returns('uuid_time_range_max', ARRAY['tstzrange'], 'uuid');
+SELECT function_returns('uuid_time_range_lower', ARRAY['tstzrange'], 'uuid');
+SELECT function_returns('uuid_time_range_upper', ARRAY['tstzrange'], 'uuid');
 SELECT has_operator('uuid', '<@', 'tstzrange', 'boolean');
+SELECT function_returns('uuid_time_encoder', ARRAY['timestamp with time zone'], 'uuid');
+SELECT function_returns('uuid_time_decoder', ARRAY['text'], 'timestamp with time zone');
 
 -- IMMUTABLE STRICT PARALLEL SAFE, none SECURITY DEFINER, no settings of
 -- their own: what an index condition and a partition bound may call
@@ -23,11 +25,13 @@ SELECT is(
 					   || p.prosecdef::text || coalesce(p.proconfig::text, '-'), ' ' ORDER BY p.oid::regprocedure::text COLLATE "C")
 	   FROM pg_proc p
 	  WHERE p.oid IN ('uuid_time(uuid)'::regprocedure, 'uuid_time_in(uuid, tstzrange)'::regprocedure,
-					  'uuid_time_range_min(tstzrange)'::regprocedure, 'uuid_time_range_max(tstzrange)'::regprocedure,
-					  'uuid_time_in_support(internal)'::regprocedure)),
-	'uuid_time(uuid):itruesfalse- uuid_time_in(uuid,tstzrange):itruesfalse- '
+					  'uuid_time_range_lower(tstzrange)'::regprocedure, 'uuid_time_range_upper(tstzrange)'::regprocedure,
+					  'uuid_time_in_support(internal)'::regprocedure,
+					  'uuid_time_encoder(timestamptz)'::regprocedure, 'uuid_time_decoder(text)'::regprocedure)),
+	'uuid_time(uuid):itruesfalse- uuid_time_decoder(text):itruesfalse- '
+	'uuid_time_encoder(timestamp with time zone):itruesfalse- uuid_time_in(uuid,tstzrange):itruesfalse- '
 	'uuid_time_in_support(internal):itruesfalse- '
-	'uuid_time_range_max(tstzrange):itruesfalse- uuid_time_range_min(tstzrange):itruesfalse-',
+	'uuid_time_range_lower(tstzrange):itruesfalse- uuid_time_range_upper(tstzrange):itruesfalse-',
 	'immutable, strict, parallel safe, not security definer, no settings');
 SELECT is((SELECT provolatile::text || proisstrict::text || proparallel::text || prosecdef::text
 			 FROM pg_proc WHERE oid = 'uuid_time_in_sel(internal, oid, internal, integer)'::regprocedure),
@@ -42,7 +46,7 @@ SELECT is((SELECT o.oprcode::regprocedure::text || ' ' || o.oprrest::regprocedur
 		  'the operator calls uuid_time_in and estimates with uuid_time_in_sel');
 SELECT is((SELECT count(*)::int FROM pg_proc p
 			WHERE p.oid IN ('uuid_time(uuid)'::regprocedure, 'uuid_time_in(uuid, tstzrange)'::regprocedure,
-							'uuid_time_range_min(tstzrange)'::regprocedure, 'uuid_time_range_max(tstzrange)'::regprocedure,
+							'uuid_time_range_lower(tstzrange)'::regprocedure, 'uuid_time_range_upper(tstzrange)'::regprocedure,
 							'uuid_time_in_support(internal)'::regprocedure,
 							'uuid_time_in_sel(internal, oid, internal, integer)'::regprocedure)
 			  AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
@@ -52,11 +56,11 @@ SELECT is((SELECT count(*)::int FROM pg_proc p
 -- by the extension's owner, nothing else granted
 SELECT function_privs_are('uuid_time', ARRAY['uuid'], 'public', ARRAY['EXECUTE']);
 SELECT function_privs_are('uuid_time_in', ARRAY['uuid', 'tstzrange'], 'public', ARRAY['EXECUTE']);
-SELECT function_privs_are('uuid_time_range_min', ARRAY['tstzrange'], 'public', ARRAY['EXECUTE']);
-SELECT function_privs_are('uuid_time_range_max', ARRAY['tstzrange'], 'public', ARRAY['EXECUTE']);
+SELECT function_privs_are('uuid_time_range_lower', ARRAY['tstzrange'], 'public', ARRAY['EXECUTE']);
+SELECT function_privs_are('uuid_time_range_upper', ARRAY['tstzrange'], 'public', ARRAY['EXECUTE']);
 SELECT is((SELECT count(*)::int FROM pg_proc p, aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
 			WHERE p.oid IN ('uuid_time(uuid)'::regprocedure, 'uuid_time_in(uuid, tstzrange)'::regprocedure,
-							'uuid_time_range_min(tstzrange)'::regprocedure, 'uuid_time_range_max(tstzrange)'::regprocedure,
+							'uuid_time_range_lower(tstzrange)'::regprocedure, 'uuid_time_range_upper(tstzrange)'::regprocedure,
 							'uuid_time_in_support(internal)'::regprocedure,
 							'uuid_time_in_sel(internal, oid, internal, integer)'::regprocedure)
 			  AND a.privilege_type <> 'EXECUTE'),

@@ -19,21 +19,21 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_time(uuid) IS
 'the time a key carries: a version 7 key''s millisecond, a striped (version 8) key''s block start; NULL for other UUIDs';
 
-CREATE FUNCTION uuid_time_range_min(times tstzrange)
+CREATE FUNCTION uuid_time_range_lower(times tstzrange)
 RETURNS uuid
-AS 'MODULE_PATHNAME', 'uuid_time_range_min'
+AS 'MODULE_PATHNAME', 'uuid_time_range_lower'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION uuid_time_range_min(tstzrange) IS
-'the smallest key of a time layout (version 7 or 8) whose time lies in times: uuid_v7_min of its first millisecond (the largest UUID when there is none)';
+COMMENT ON FUNCTION uuid_time_range_lower(tstzrange) IS
+'the lower bound (inclusive) of the version 7 and striped keys whose time lies in times: uuid_v7_min of its first millisecond';
 
-CREATE FUNCTION uuid_time_range_max(times tstzrange)
+CREATE FUNCTION uuid_time_range_upper(times tstzrange)
 RETURNS uuid
-AS 'MODULE_PATHNAME', 'uuid_time_range_max'
+AS 'MODULE_PATHNAME', 'uuid_time_range_upper'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION uuid_time_range_max(tstzrange) IS
-'the largest key of a time layout (version 7 or 8) whose time lies in times (the smallest UUID when there is none)';
+COMMENT ON FUNCTION uuid_time_range_upper(tstzrange) IS
+'the upper bound (exclusive) of the version 7 and striped keys whose time lies in times: uuid_v7_min of the millisecond after its last';
 
 CREATE FUNCTION uuid_time_in_support(internal)
 RETURNS internal
@@ -104,3 +104,23 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uuid_from_base32hex(text) IS
 'the uuid of a base32hex text of 16 bytes (either case, with or without the six = of padding)';
+
+-- pg_partman 5's p_time_encoder and p_time_decoder for version 7 and striped
+-- keys: the bound of a time is uuid_v7_min's, the time of a key uuid_time's
+-- (of its text: pg_partman passes the control column as text).
+
+CREATE FUNCTION uuid_time_encoder(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_encoder(timestamptz) IS
+'pg_partman''s p_time_encoder for version 7 and striped keys: the partition bound of a time, uuid_v7_min(ts)';
+
+CREATE FUNCTION uuid_time_decoder(id text)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uuid_time_decoder'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_decoder(text) IS
+'pg_partman''s p_time_decoder for version 7 and striped keys: uuid_time of a key given as text';
