@@ -51,7 +51,7 @@ DOCS = monitoring/ordered_uuid_exporter_queries.yaml monitoring/ordered_uuid_rul
 # REGRESS: against a running server (make installcheck).  They need the
 # contrib modules dblink, pgstattuple and, on 15+, pg_walinspect, and the test
 # module (make install-test-module).
-REGRESS = generators generators_striped generators_time_keys \
+REGRESS = generators generators_striped generators_time_keys generators_time_range generators_text \
 	diag_shape diag_splits diag_explain_writes walscan \
 	collector_not_preloaded bench_insert bench_load bench_locality bench_security \
 	bench_limits bench_channel citus upgrade

@@ -15,7 +15,9 @@
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
 # last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
 # against the distribution's own PostgreSQL, Debian 12's 15, with its default
-# peer authentication; skipped without apt-get or with OU_SKIP_STOCK=1).  Installs what it needs
+# peer authentication; skipped without apt-get or with OU_SKIP_STOCK=1);
+# scripts/test-peers.sh after the versions (pg_partman, TimescaleDB and
+# pg_uuidv7 in a Debian unstable root; skipped, saying why, without one).  Installs what it needs
 # on a fresh machine, and says what before it starts.  Prints "versions: N
 # passed, M failed" last and exits non-zero on failure.
 set -euo pipefail
@@ -168,6 +170,19 @@ else
 	ou_log "make for another version, make uninstall: FAIL"
 	failed_names+=("the Makefile (a build for another version, make uninstall)")
 fi
+# ordered_uuid with its peers' real packages (pg_partman, TimescaleDB,
+# pg_uuidv7) on Debian's PostgreSQL 18 in a Debian unstable root; it says
+# "peers: skipped (why)" itself when it cannot run
+peers_status=0
+"$OU_ROOT/scripts/test-peers.sh" || peers_status=$?
+case $peers_status in
+0) peers=", peers: PASS" ;;
+77) peers=", peers: skipped" ;;
+*)
+	peers=", peers: FAIL"
+	failed_names+=("the peers (pg_partman, TimescaleDB, pg_uuidv7: scripts/test-peers.sh)")
+	;;
+esac
 # The release bundle through the PGXN client, on one version (the last, which
 # counts as failed when this fails).
 name=$(ou_pg_label "${configs[-1]}")
@@ -206,5 +221,5 @@ fi
 [ ${#failed_names[@]} = 0 ] || ou_log "failed on: ${failed_names[*]}"
 skip=
 [ ${#skipped[@]} = 0 ] || skip=", ${#skipped[@]} skipped (PostgreSQL ${skipped[*]}: no Debian unstable root could be made here)"
-echo "versions: $passed passed, $failed failed$skip$stock"
+echo "versions: $passed passed, $failed failed$skip$peers$stock"
 [ ${#failed_names[@]} = 0 ]

@@ -15,7 +15,8 @@ CREATE DATABASE regress_ou_upgrade;
 
 -- Everything of the extension a user or client can see: each member object
 -- with its signature, result, volatility, parallel label, strictness,
--- security, settings, C symbol or body, grants and comment; views with their
+-- security, settings, C symbol or body, grants, planner support and comment;
+-- operators with their function and estimators; views with their
 -- definitions; composite types with their attributes.
 CREATE VIEW ext_catalog AS
 SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS object,
@@ -30,7 +31,8 @@ SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS object,
 				   'cost ' || p.procost::text, 'rows ' || p.prorows::text,
 				   'lang ' || (SELECT l.lanname FROM pg_catalog.pg_language l WHERE l.oid = p.prolang),
 				   'config ' || p.proconfig::text, 'bin ' || p.probin,
-				   'src ' || p.prosrc, 'acl ' || p.proacl::text)
+				   'src ' || p.prosrc, 'acl ' || p.proacl::text,
+				   'support ' || p.prosupport::text)
 			  FROM pg_catalog.pg_proc p WHERE p.oid = d.objid)
 	   WHEN 'pg_catalog.pg_class'::regclass THEN
 		   (SELECT pg_catalog.concat_ws(' | ', 'relkind ' || c.relkind::text,
@@ -41,6 +43,11 @@ SELECT pg_catalog.pg_describe_object(d.classid, d.objid, 0) AS object,
 								   WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped),
 				   'def ' || pg_catalog.pg_get_viewdef(c.oid))
 			  FROM pg_catalog.pg_class c WHERE c.oid = d.objid)
+	   WHEN 'pg_catalog.pg_operator'::regclass THEN
+		   (SELECT pg_catalog.concat_ws(' | ', 'code ' || o.oprcode::text, 'result ' || o.oprresult::regtype::text,
+				   'restrict ' || o.oprrest::text, 'join ' || o.oprjoin::text,
+				   'commutator ' || o.oprcom::regoperator::text, 'negator ' || o.oprnegate::regoperator::text)
+			  FROM pg_catalog.pg_operator o WHERE o.oid = d.objid)
 	   WHEN 'pg_catalog.pg_type'::regclass THEN
 		   (SELECT pg_catalog.concat_ws(' | ', 'typtype ' || t.typtype::text, 'acl ' || t.typacl::text)
 			  FROM pg_catalog.pg_type t WHERE t.oid = d.objid)
@@ -92,6 +99,8 @@ DROP EXTENSION ordered_uuid;
 \set from 1.1.1
 \i sql/include/upgrade_from.sql
 \set from 1.2.0
+\i sql/include/upgrade_from.sql
+\set from 1.3.0
 \i sql/include/upgrade_from.sql
 
 -- 1.2.0 takes EXECUTE on the benchmarks from PUBLIC: so does the update

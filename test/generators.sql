@@ -35,7 +35,11 @@ SELECT is(
 	  JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
 	  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ordered_uuid'
 	  WHERE p.proname LIKE 'uuid\_%'),
-	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_sequence_nextval:u uuid_striped_nextval:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_nextval:s uuid_v7_from_time:s uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s uuid_version:s',
+	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_from_base32hex:s uuid_from_ulid:s uuid_sequence_nextval:u '
+	'uuid_striped_nextval:s uuid_time:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_decoder:s '
+	'uuid_time_encoder:s uuid_time_in:s uuid_time_in_sel:s uuid_time_in_support:s uuid_time_nextval:s '
+	'uuid_time_range_lower:s uuid_time_range_upper:s uuid_to_base32hex:s uuid_to_ulid:s uuid_v7_from_time:s '
+	'uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s uuid_version:s',
 	'parallel labels: only the sequence generator is PARALLEL UNSAFE');
 
 -- Defaults as documented.
