@@ -70,7 +70,7 @@ ISOLATION_OPTS = --load-extension=$(EXTENSION)
 # slots).  make installcheck-preload runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
 # initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn diag_minimal \
+PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn collector_walrel diag_minimal \
 	generators_striped_reuse generators_striped_procs
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
 # expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,
