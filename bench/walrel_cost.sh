@@ -44,7 +44,7 @@ run() {
 	rm -rf "$dir/srv"
 	ou_server_start "$pg_config" "$dir/srv" "$port" shared_preload_libraries=ordered_uuid \
 		ordered_uuid.sample_interval=60000 max_wal_size=4GB wal_keep_size=4GB autovacuum=off
-	q "CREATE EXTENSION ordered_uuid" >/dev/null
+	q "CREATE EXTENSION ordered_uuid VERSION '1.3.0'" >/dev/null
 	[ "$major" -lt 15 ] || q "CREATE EXTENSION pg_walinspect" >/dev/null
 	q "CREATE TABLE c (id uuid PRIMARY KEY, v int)" >/dev/null
 	local wpid lsn0 lsn1 t0 t1 ws=0
@@ -89,7 +89,7 @@ PY
 	fi
 	printf '%s %.2f %s %s %s\n' "$1" "$(python3 -c "print(($t1 - $t0) / $hz)")" "$ws" \
 		"$(q "SELECT round(pg_wal_lsn_diff('$lsn1', '$lsn0') / 1048576)")" \
-		"$(q "SELECT records FROM relation_wal_info()" 2>/dev/null || echo -)"
+		"$(q "SELECT wal_records FROM collector_info()")"
 }
 
 : >"$dir/runs"
