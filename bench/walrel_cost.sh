@@ -6,7 +6,8 @@
 #
 # For each build in turn (A B, B A, A B: REPEATS pairs, interleaved so that
 # drift hits both), a throwaway server with the collector preloaded
-# (sample_interval 60 s, so that sampling costs nothing during a run): the
+# (sample_interval 1 s, so that sampling costs next to nothing during a
+# run): the
 # worker is stopped (SIGSTOP), ROWS rows of random uuid keys (one INSERT ...
 # SELECT) write the WAL, a CHECKPOINT and a
 # second batch add full-page images, the worker is continued, and the CPU
@@ -30,7 +31,8 @@ mkdir -p "$dir"
 cp "$old" "$dir/A.so"
 cp "$new" "$dir/B.so"
 cp "$pkglib/ordered_uuid.so" "$dir/installed.so"
-trap 'ou_server_stop "$pg_config" "$dir/srv"; cp "$dir/installed.so" "$pkglib/ordered_uuid.so"' EXIT
+trap 'ou_server_stop "$pg_config" "$dir/srv"; cp "$dir/installed.so" "$pkglib/ordered_uuid.so.new";
+	mv -f "$pkglib/ordered_uuid.so.new" "$pkglib/ordered_uuid.so"' EXIT
 export PATH LD_LIBRARY_PATH
 PATH=$("$pg_config" --bindir):$PATH
 LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
@@ -39,11 +41,15 @@ hz=$(getconf CLK_TCK)
 q() { psql -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
 # run BUILD: one measurement; prints "BUILD worker_s walinspect_s wal_mb records"
 run() {
-	cp "$dir/$1.so" "$pkglib/ordered_uuid.so"
+	# stopped first, and a new file (mv) rather than one written over: a
+	# running server's processes map the old file, and writing over it
+	# crashes them
 	ou_server_stop "$pg_config" "$dir/srv"
+	cp "$dir/$1.so" "$pkglib/ordered_uuid.so.new"
+	mv -f "$pkglib/ordered_uuid.so.new" "$pkglib/ordered_uuid.so"
 	rm -rf "$dir/srv"
 	ou_server_start "$pg_config" "$dir/srv" "$port" shared_preload_libraries=ordered_uuid \
-		ordered_uuid.sample_interval=60000 max_wal_size=4GB wal_keep_size=4GB autovacuum=off
+		ordered_uuid.sample_interval=1000 max_wal_size=4GB wal_keep_size=4GB autovacuum=off
 	q "CREATE EXTENSION ordered_uuid VERSION '1.3.0'" >/dev/null
 	[ "$major" -lt 15 ] || q "CREATE EXTENSION pg_walinspect" >/dev/null
 	q "CREATE TABLE c (id uuid PRIMARY KEY, v int)" >/dev/null
