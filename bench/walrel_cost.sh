@@ -37,6 +37,9 @@ export PATH LD_LIBRARY_PATH
 PATH=$("$pg_config" --bindir):$PATH
 LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
 hz=$(getconf CLK_TCK)
+# set here, not by ou_server_start inside run's subshell: every run must be
+# able to stop the previous run's server
+OU_SERVER_USER=$(ou_server_user)
 
 q() { psql -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
 # run BUILD: one measurement; prints "BUILD worker_s walinspect_s wal_mb records"
