@@ -65,12 +65,12 @@ ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
 # collector's (the library preloaded; collector_churn with 20,000 cycles of DDL
-# churn), diag_minimal (wal_level = minimal), generators_striped_reuse (two
+# churn; collector_walrel without autovacuum), diag_minimal (wal_level = minimal), generators_striped_reuse (two
 # connection slots) and generators_striped_procs (about 8,300 process
 # slots).  make installcheck-preload runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
 # initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn diag_minimal \
+PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn collector_walrel diag_minimal \
 	generators_striped_reuse generators_striped_procs
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
 # expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,

@@ -105,6 +105,55 @@ exact() {
 		FROM index_split_stats s, pgstatindex('$3') i WHERE s.index = '$3'::regclass"
 }
 
+# relation_wal_exact WHAT DIR TLI: relation_wal_stats of DIR, per relation
+# file and fork, equals pg_waldump's count of the same WAL (timeline TLI,
+# from the collector's wal_start to wal_reached): records with a block of it,
+# bytes of the records whose first block is of it (len tot), images and
+# their stored length (BLCKSZ - hole length - compression saved, from
+# --bkp-details); the relation files it pruned sum to its pruned totals; at
+# least two relation files (a table and its index) compared
+walrel_sql="SELECT 'range ' || wal_start || ' ' || wal_reached || ' ' || pruned_records || '|' || pruned_bytes
+		|| '|' || pruned_fpis || '|' || pruned_fpi_bytes FROM relation_wal_info()
+	UNION ALL SELECT tablespace || '/' || datid || '/' || relfilenode || '/' || fork || ' ' || records || '|'
+		|| wal_bytes || '|' || fpis || '|' || fpi_bytes FROM relation_wal_stats"
+relation_wal_exact() {
+	local i rows r1 start end bs rc=0 detail
+	for ((i = 0; i < wait_s * 5; i++)); do
+		rows=$(sql "$2" "$walrel_sql" 2>/dev/null) || rows=
+		r1=$(sql "$2" "SELECT 'range ' || wal_start || ' ' || wal_reached FROM relation_wal_info()" 2>/dev/null) || r1=
+		[ -n "$r1" ] && [[ $(grep '^range ' <<<"$rows") == "$r1 "* ]] && break
+		sleep 0.2
+	done
+	read -r _ start end _ <<<"$(grep '^range ' <<<"$rows")"
+	bs=$(sql "$2" "SELECT current_setting('block_size')")
+	detail=$(ou_as_server_user "$bindir/pg_waldump" -p "$2/data/pg_wal" -t "$3" -b -s "$start" -e "$end" 2>&1 |
+		awk -v bs="$bs" -v view="$rows" '
+		/^rmgr:/ { match($0, /len \(rec\/tot\): *[0-9]+\/ *[0-9]+/); t = substr($0, RSTART, RLENGTH);
+			sub(/.*\/ */, "", t); tot = t; nb = 0; split("", seen); next }
+		/blkref #[0-9]+: rel / { match($0, /rel [0-9]+\/[0-9]+\/[0-9]+ fork [a-z]+/); r = substr($0, RSTART + 4, RLENGTH - 4);
+			sub(/ fork /, "/", r);
+			if (!(r in seen)) { seen[r] = 1; rec[r]++; if (nb == 0) byt[r] += tot }
+			nb++
+			if ($0 ~ /\(FPW/) { fp[r]++; match($0, /hole: offset: [0-9]+, length: [0-9]+/);
+				h = substr($0, RSTART, RLENGTH); sub(/.*length: /, "", h); sv = 0;
+				if (match($0, /compression saved: [0-9]+/)) { sv = substr($0, RSTART + 19, RLENGTH - 19) }
+				fb[r] += bs - h - sv } }
+		END {
+			n = split(view, lines, "\n"); bad = 0; live = 0
+			for (i = 1; i <= n; i++) {
+				split(lines[i], f, " ")
+				if (f[1] == "range") { pruned = f[4]; continue }
+				got = (rec[f[1]] + 0) "|" (byt[f[1]] + 0) "|" (fp[f[1]] + 0) "|" (fb[f[1]] + 0)
+				if (got != f[2]) { bad++; print "# " f[1] ": view " f[2] ", pg_waldump " got }
+				inview[f[1]] = 1; live++ }
+			for (r in rec) if (!(r in inview)) { pr += rec[r]; pb += byt[r]; pf += fp[r]; pfb += fb[r] }
+			if ((pr + 0) "|" (pb + 0) "|" (pf + 0) "|" (pfb + 0) != pruned) {
+				bad++; print "# pruned: view " pruned ", pg_waldump " (pr + 0) "|" (pb + 0) "|" (pf + 0) "|" (pfb + 0) }
+			if (live < 2) { bad++; print "# only " live " relation files" }
+			exit bad > 0 }') || rc=1
+	report "$1" $rc "$detail"
+}
+
 echo "# lifecycle on $label in $work"
 start "$primary"
 sql "$primary" "CREATE EXTENSION ordered_uuid" >/dev/null
@@ -115,6 +164,17 @@ await "$primary" "SELECT state = 'running' FROM collector_info()"
 sql "$primary" "CREATE TABLE a (id int PRIMARY KEY); INSERT INTO a SELECT generate_series(1, 20000)"
 caught_up "$primary"
 exact "before a restart: a's splits counted exactly" "$primary" a_pkey
+# the WAL per relation equals pg_waldump's, through TRUNCATE, VACUUM FULL,
+# an immediate checkpoint and a random-key index after it
+for q in "SELECT ordered_uuid_reset()" "CREATE TABLE w (id uuid PRIMARY KEY, doc text)" \
+	"ALTER TABLE w ALTER doc SET STORAGE EXTERNAL" \
+	"INSERT INTO w SELECT gen_random_uuid(), repeat('d', 3000) FROM generate_series(1, 2000)" "TRUNCATE w" \
+	"INSERT INTO w SELECT gen_random_uuid(), 'd' FROM generate_series(1, 5000)" "VACUUM FULL w" "CHECKPOINT" \
+	"INSERT INTO w SELECT gen_random_uuid(), 'd' FROM generate_series(1, 5000)"; do
+	sql "$primary" "$q" >/dev/null
+done
+caught_up "$primary"
+relation_wal_exact "relation_wal_stats equals pg_waldump per relation file (records, bytes, images)" "$primary" 1
 old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
 stop "$primary"
 t_restart=$(date -u '+%Y-%m-%d %H:%M:%S+00')
@@ -383,6 +443,9 @@ check "standby: collector_info() says it is in recovery, with no worker" "$stand
 rc=0
 sql "$standby" "SELECT count(*) FROM index_split_stats" 2>&1 | grep "does not run during recovery" >/dev/null || rc=$?
 report "standby: the views say why they are empty (a NOTICE)" $rc
+rc=0
+sql "$standby" "SELECT count(*) FROM relation_wal_stats" 2>&1 | grep "does not run during recovery" >/dev/null || rc=$?
+report "standby: relation_wal_stats says why it is empty (a NOTICE)" $rc
 lsn0=$(sql "$primary" "CREATE TABLE d (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)
 sql "$primary" "INSERT INTO d SELECT generate_series(1, 20000)"
 lsn1=$(sql "$primary" "SELECT pg_current_wal_flush_lsn()")
@@ -430,6 +493,9 @@ caught_up "$standby"
 sql "$standby" "CREATE TABLE f (id int PRIMARY KEY); INSERT INTO f SELECT generate_series(1, 20000)"
 caught_up "$standby"
 exact "promotion: a new index's splits counted exactly on timeline 2" "$standby" f_pkey
+sql "$standby" "SELECT ordered_uuid_reset(); CHECKPOINT; INSERT INTO f SELECT generate_series(20001, 30000); UPDATE f SET id = -id WHERE id % 10 = 0" >/dev/null
+caught_up "$standby"
+relation_wal_exact "promotion: relation_wal_stats equals pg_waldump on timeline 2" "$standby" 2
 
 # ---- pg_upgrade, the library preloaded on both sides ------------------------
 # upgrade OLD_PG_CONFIG: pg_upgrade from a cluster of OLD_PG_CONFIG (with the

@@ -23,6 +23,8 @@ SELECT q, pg_temp.try(q) AS result
 					'SELECT * FROM wait_profile_detail',
 					'SELECT * FROM wait_history',
 					'SELECT * FROM collector_detail_info()',
+					'SELECT * FROM relation_wal_stats',
+					'SELECT * FROM relation_wal_info()',
 					'SELECT ordered_uuid_reset()']) q;
 
 -- the message itself

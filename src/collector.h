@@ -3,8 +3,9 @@
  * collector.h
  *	  The collector (loaded through shared_preload_libraries): its shared
  *	  state (collector_shmem.c), settings and worker (collector.c), split
- *	  counts from the WAL (collector_wal.c) and SQL-callable views
- *	  (collector_views.c, collector_detail.c).
+ *	  counts from the WAL (collector_wal.c), the WAL per relation
+ *	  (collector_walrel.c) and SQL-callable views (collector_views.c,
+ *	  collector_detail.c, collector_walrel_views.c).
  *
  * IDENTIFICATION
  *	  src/collector.h
@@ -110,6 +111,40 @@ typedef struct OuTableCounters
 	uint64		dropped;		/* samples (split records) whose key did not fit */
 	uint64		evicted;		/* entries removed to make room */
 } OuTableCounters;
+
+/* the WAL per relation file and fork (collector_walrel.c) */
+typedef struct OuWalRelKey
+{
+	OuRelFileLocator loc;
+	int32		forknum;		/* ForkNumber */
+} OuWalRelKey;
+
+typedef struct OuWalRelEntry
+{
+	OuWalRelKey key;
+	uint64		records;		/* records with a block of it */
+	uint64		wal_bytes;		/* of the records whose first block is of it */
+	uint64		fpis;			/* full-page images of its blocks */
+	uint64		fpi_bytes;		/* their stored (compressed) length */
+	TimestampTz last_fpi;		/* when the last image was read (0: none) */
+	uint64		last_used;
+} OuWalRelEntry;
+
+/* what the relation rows add up to, and what is not in them */
+typedef struct OuWalRelTotals
+{
+	uint64		records;		/* records read */
+	uint64		wal_bytes;		/* their total length */
+	uint64		fpis;
+	uint64		fpi_bytes;
+	uint64		no_block_records;	/* records without block references */
+	uint64		no_block_bytes;
+	uint64		pruned_records; /* counts of entries pruned with their relfilenodes */
+	uint64		pruned_bytes;
+	uint64		pruned_fpis;
+	uint64		pruned_fpi_bytes;
+	OuTableCounters table;		/* dropped: records */
+} OuWalRelTotals;
 
 /* whether and why not the collector keeps the WAL it has not read (collector_retain.c) */
 typedef enum OuRetention
@@ -224,6 +259,18 @@ extern void ou_retain_begin(void);
 extern void ou_retain_advance(XLogRecPtr next_lsn);
 extern void ou_retain_end(OuRetention state);
 extern const char *ou_retention_name(OuRetention state);
+
+/* collector_walrel.c: the WAL per relation (the collector's LWLock held
+ * exclusively for clear and flush) */
+extern HTAB *ou_walrel_htab;
+extern OuWalRelTotals *ou_walrel_totals;
+extern Size ou_walrel_shmem_size(int max_entries);
+extern void ou_walrel_shmem_init(int max_entries);
+extern void ou_walrel_discard_local(void);
+extern void ou_walrel_clear(void);
+extern void ou_walrel_count(XLogReaderState *r, uint64 recno);
+extern void ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
+							const OuRelFileLocator *dead_dirs, int ndead_dirs);
 
 /* collector_wal.c: split counts from following the WAL */
 extern bool ou_splits_follow(TimestampTz deadline);

@@ -5,9 +5,10 @@
  *	  on 15+, _PG_init on 14), its initialisation from shmem_startup_hook,
  *	  and the LWLock that guards it.
  *
- * Three fixed-size shared hash tables (ordered_uuid.max_entries entries
+ * Four fixed-size shared hash tables (ordered_uuid.max_entries entries
  * each, allocated at startup, never grown): the wait profile, the extension
- * lock statistics and the split counts.  A new key finds room by evicting
+ * lock statistics, the split counts and the WAL per relation
+ * (collector_walrel.c).  A new key finds room by evicting
  * the least recently used entries of a full table (collector_evict.c).  Two more parts exist only when their settings
  * (all PGC_POSTMASTER, since they size this memory) ask for them: the
  * detailed wait profile, a fourth table of max_entries entries
@@ -61,6 +62,7 @@ ou_shmem_size(void)
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuProfileEntry)));
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuExtendEntry)));
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuSplitEntry)));
+	size = add_size(size, ou_walrel_shmem_size(ou_max_entries));
 	if (OU_DETAIL_ON())
 		size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuDetailEntry)));
 	if (ou_history_size > 0)
@@ -130,6 +132,7 @@ ou_shmem_startup(void)
 								   sizeof(OuExtendKey), sizeof(OuExtendEntry));
 	ou_split_htab = ou_init_table("ordered_uuid index split stats",
 								  sizeof(OuRelFileLocator), sizeof(OuSplitEntry));
+	ou_walrel_shmem_init(ou_max_entries);
 	if (OU_DETAIL_ON())
 		ou_detail_htab = ou_init_table("ordered_uuid detailed wait profile",
 									   sizeof(OuDetailKey), sizeof(OuDetailEntry));

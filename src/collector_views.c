@@ -476,6 +476,7 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 	(void) ou_table_remove_if(ou_profile_htab, NULL, NULL);
 	(void) ou_table_remove_if(ou_extend_htab, NULL, NULL);
 	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
+	ou_walrel_clear();
 	if (ou_detail_htab != NULL)
 		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
 	pg_atomic_fetch_add_u32(&ou_shared->resets, 1);

@@ -33,6 +33,10 @@
  * relfilenodes, only the database and the tablespaces whose directories of
  * it went: every entry of that database in those tablespaces is pruned.
  *
+ * The same records feed the WAL per relation (collector_walrel.c: one call
+ * per record, one per flush, with the relfilenodes and directories that
+ * died in the slice).
+ *
  * ordered_uuid.track_splits turned off closes the scan; turned back on, the
  * counting starts afresh at the flush position: the entries counted before
  * are emptied (the splits made meanwhile are not counted, so they would not
@@ -114,6 +118,7 @@ ou_splits_follow_stop(void)
 	ou_wal_cxt = NULL;
 	ou_scan = NULL;
 	ou_local = NULL;			/* in ou_wal_cxt */
+	ou_walrel_discard_local();
 	ou_open_unpublished = false;
 	ou_dead = NULL;
 	ou_dead_local = NULL;
@@ -197,6 +202,7 @@ ou_splits_publish_open(void)
 	if (ou_open_afresh || ou_shared->wal_start == InvalidXLogRecPtr)
 	{
 		(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
+		ou_walrel_clear();
 		ou_shared->wal_start = ou_open_start;
 	}
 	ou_shared->wal_reached = ou_open_start;
@@ -233,6 +239,7 @@ ou_splits_flush(HTAB *local, TimestampTz caught_up)
 		order[n++] = l;
 	qsort(order, n, sizeof(OuSplitEntry *), ou_split_recency_cmp);
 
+	ou_walrel_flush(ou_dead, ou_ndead, ou_dead_dirs, ou_ndead_dirs);
 	/* the dead first: local counts are of what came after their death */
 	for (i = 0; i < ou_ndead; i++)
 		if (hash_search(ou_split_htab, &ou_dead[i], HASH_REMOVE, NULL) != NULL ||
@@ -488,6 +495,7 @@ ou_splits_follow(TimestampTz deadline)
 	while ((st = ou_wal_scan_next(ou_scan)) == OU_WAL_RECORD)
 	{
 		ou_splits_count(ou_local, ou_scan->reader, (uint64) nrec);
+		ou_walrel_count(ou_scan->reader, (uint64) nrec);
 		ou_splits_note_dead(ou_local, ou_scan->reader);
 		ou_splits_note_dead_dirs(ou_local, ou_scan->reader);
 		if (++nrec % OU_WAL_CLOCK_EVERY != 0)

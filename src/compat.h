@@ -200,6 +200,13 @@ ou_xlog_determine_timeline(XLogReaderState *state, XLogRecPtr page, uint32 len,
 #define OU_REC_BLOCK_FLAGS(r, id)		((r)->blocks[(id)].flags)
 #endif
 
+/* Length of block reference "id"'s image as stored (bimg_len: compressed). */
+#if PG_VERSION_NUM >= 150000
+#define OU_REC_BLOCK_IMAGE_LEN(r, id)	(XLogRecGetBlock((r), (id))->bimg_len)
+#else
+#define OU_REC_BLOCK_IMAGE_LEN(r, id)	((r)->blocks[(id)].bimg_len)
+#endif
+
 /*
  * Identity of block reference "id" of the current record; false if the
  * record has no such block reference.
