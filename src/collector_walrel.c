@@ -94,6 +94,7 @@ ou_walrel_shmem_init(int max_entries)
 void
 ou_walrel_clear(void)
 {
+	Assert(OU_LOCKED_EXCLUSIVE());
 	(void) ou_table_remove_if(ou_walrel_htab, NULL, NULL);
 	memset(ou_walrel_totals, 0, sizeof(OuWalRelTotals));
 }
@@ -332,6 +333,7 @@ ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
 	OuWalRelTotals *t = ou_walrel_totals;
 	TimestampTz now = GetCurrentTimestamp();
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	ou_walrel_prune(dead, ndead, dead_dirs, ndead_dirs);
 	if (ou_walrel_local != NULL)
 	{

@@ -104,7 +104,7 @@ ordered_uuid_relation_wal_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
-	LWLockAcquire(ou_shared->lock, LW_SHARED);
+	ou_lock_shared();
 	t = *ou_walrel_totals;
 	start = ou_shared->wal_start;
 	reached = ou_shared->wal_reached;
