@@ -284,18 +284,20 @@ set_conf ordered_uuid.max_wal_keep_size=DEFAULT
 # segment, whose WAL then overwrites it.  The worker skips it and counts it,
 # never an error (1.3.0 read the new WAL as the old and ended with
 # "unexpected pageaddr").  The worker is stopped in the middle of a page read
-# (wait event WALRead: it holds no lock; its segment file is open).
+# (wait event WALRead) or between two page reads of a segment it has open,
+# behind the flush position: either way it reads on from that open file.
+# Waiting for WALRead alone missed the read on a busy machine.
 # stall_reading PID: stop the worker so, behind the flush position's segment,
 # and set reading to the segment it has open
 stall_reading() {
 	local pid=$1 i ev flushed
 	for ((i = 0; i < wait_s * 10; i++)); do
 		kill -STOP "$pid"
-		ev=$(sql "$primary" "SELECT lower(wait_event) || ' ' || pg_walfile_name(pg_current_wal_flush_lsn())
+		ev=$(sql "$primary" "SELECT coalesce(lower(wait_event), 'running') || ' ' || pg_walfile_name(pg_current_wal_flush_lsn())
 			FROM pg_stat_activity WHERE pid = $pid")
 		reading=$(readlink /proc/"$pid"/fd/* 2>/dev/null | sed -n 's|.*/pg_wal/\([0-9A-F]\{24\}\)$|\1|p' | head -n 1)
 		flushed=${ev#* }
-		if [ "${ev%% *}" = walread ] && [ -n "$reading" ] && [[ $reading < $flushed ]]; then
+		if [ -n "$reading" ] && [[ $reading < $flushed ]]; then
 			stalled=$pid
 			return 0
 		fi
