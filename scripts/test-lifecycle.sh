@@ -285,19 +285,22 @@ set_conf ordered_uuid.max_wal_keep_size=DEFAULT
 # never an error (1.3.0 read the new WAL as the old and ended with
 # "unexpected pageaddr").  The worker is stopped in the middle of a page read
 # (wait event WALRead) or between two page reads of a segment it has open,
-# behind the flush position: either way it reads on from that open file.
-# Waiting for WALRead alone missed the read on a busy machine.
-# stall_reading PID: stop the worker so, behind the flush position's segment,
-# and set reading to the segment it has open
+# behind the flush position and behind its slot's restart_lsn (the slot has
+# let go of it): either way it reads on from that open file, which the next
+# checkpoint may recycle.  Waiting for WALRead alone missed the read on a
+# busy machine.
+# stall_reading PID: stop the worker so, and set reading to the segment it
+# has open
 stall_reading() {
-	local pid=$1 i ev flushed
+	local pid=$1 i ev flushed kept
 	for ((i = 0; i < wait_s * 10; i++)); do
 		kill -STOP "$pid"
-		ev=$(sql "$primary" "SELECT coalesce(lower(wait_event), 'running') || ' ' || pg_walfile_name(pg_current_wal_flush_lsn())
-			FROM pg_stat_activity WHERE pid = $pid")
+		ev=$(sql "$primary" "SELECT pg_walfile_name(pg_current_wal_flush_lsn()) || ' ' ||
+				coalesce((SELECT pg_walfile_name(min(restart_lsn)) FROM pg_replication_slots
+						  WHERE slot_name LIKE 'ordered_uuid%'), 'none')")
 		reading=$(readlink /proc/"$pid"/fd/* 2>/dev/null | sed -n 's|.*/pg_wal/\([0-9A-F]\{24\}\)$|\1|p' | head -n 1)
-		flushed=${ev#* }
-		if [ -n "$reading" ] && [[ $reading < $flushed ]]; then
+		flushed=${ev% *} kept=${ev#* }
+		if [ -n "$reading" ] && [[ $reading < $flushed ]] && [[ $kept == none || $reading < $kept ]]; then
 			stalled=$pid
 			return 0
 		fi
