@@ -82,8 +82,8 @@ ou_walrel_shmem_init(int max_entries)
 	memset(&info, 0, sizeof(info));
 	info.keysize = sizeof(OuWalRelKey);
 	info.entrysize = sizeof(OuWalRelEntry);
-	ou_walrel_htab = ShmemInitHash("ordered_uuid relation WAL stats", max_entries, max_entries,
-								   &info, HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
+	ou_walrel_htab = ou_shmem_init_hash("ordered_uuid relation WAL stats", max_entries,
+										&info, HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
 }
 
 /*
