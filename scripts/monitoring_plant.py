@@ -171,7 +171,11 @@ SELECT p.proname, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid
        (SELECT string_agg(DISTINCT format_type(t, NULL), ',') FROM unnest(coalesce(p.proallargtypes,
             p.proargtypes::oid[]) || p.prorettype) AS t)
   FROM pg_depend d JOIN pg_proc p ON d.classid OPERATOR(pg_catalog.=) 'pg_proc'::regclass
-  AND p.oid OPERATOR(pg_catalog.=) d.objid WHERE {ext} AND p.prokind OPERATOR(pg_catalog.=) 'f';""")
+  AND p.oid OPERATOR(pg_catalog.=) d.objid WHERE {ext} AND p.prokind OPERATOR(pg_catalog.=) 'f'
+  -- planner support and selectivity functions take or return internal: no
+  -- SQL can call them, nor can a PL/pgSQL function of that type be planted
+  AND NOT ('internal'::pg_catalog.regtype::pg_catalog.oid OPERATOR(pg_catalog.=) ANY
+       (pg_catalog.array_append(coalesce(p.proallargtypes, p.proargtypes::pg_catalog.oid[]), p.prorettype)));""")
     functions = [line.split("\t") for line in out.splitlines() if line]
     coltypes = set()
     for name, _, _, _, tys in functions:
