@@ -472,7 +472,7 @@ ou_pg_run() {
 }
 
 # ou_sid_run ROOT [DIR...] -- COMMAND...: run COMMAND in ROOT (chroot) with
-# /proc, a /dev/shm of its own and each DIR bind-mounted at the same path,
+# /proc, the machine's /dev/shm and each DIR bind-mounted at the same path,
 # the OU_* variables and a clean environment otherwise.  Every mount is
 # undone when the command ends, however it ends.
 ou_sid_run() {
@@ -494,8 +494,11 @@ ou_sid_run() {
 		trap unmount_all EXIT
 		trap 'exit 130' INT TERM HUP
 		mount -t proc proc "$root/proc" && mounted+=("$root/proc") || ou_die "could not mount proc in $root"
-		mount -t tmpfs -o mode=1777 shm "$root/dev/shm" && mounted+=("$root/dev/shm") ||
-			ou_die "could not mount a tmpfs on $root/dev/shm"
+		# the machine's /dev/shm, not a tmpfs of its own: a second run in the
+		# same root (a server of 19 and, beside it, the monitoring tools)
+		# would hide the first one's shared memory under a new, empty tmpfs
+		mount --bind /dev/shm "$root/dev/shm" && mounted+=("$root/dev/shm") ||
+			ou_die "could not bind-mount /dev/shm into $root"
 		for d in "${dirs[@]}"; do
 			mkdir -p "$root$d"
 			mount --bind "$d" "$root$d" && mounted+=("$root$d") || ou_die "could not bind-mount $d into $root"
