@@ -375,7 +375,8 @@ OU_SID_PACKAGES="postgresql-19/experimental postgresql-server-dev-19/experimenta
 	postgresql-client-19/experimental libpq5/experimental libpq-dev/experimental
 	make gcc libc6-dev postgresql-18 postgresql-server-dev-18 postgresql-18-partman
 	postgresql-18-timescaledb postgresql-18-pg-uuidv7 postgresql-18-pgtap
-	libtap-parser-sourcehandler-pgtap-perl pgxnclient git"
+	libtap-parser-sourcehandler-pgtap-perl pgxnclient git
+	prometheus prometheus-postgres-exporter"
 # The Release files of the archive's copy here are past their Valid-Until.
 OU_SID_APT="apt-get -o Acquire::Check-Valid-Until=false"
 
