@@ -370,13 +370,16 @@ ou_free_tcp_port() {
 # they live in a Debian unstable root made by debootstrap, and the scripts run
 # inside it (chroot) with the checkout, the cache and the work directory
 # bind-mounted at the same paths (ou_sid_run).  The root also holds
-# PostgreSQL 18 with pg_partman, TimescaleDB, pg_uuidv7 and pgTAP.
+# PostgreSQL 18 with pg_partman, TimescaleDB, pg_uuidv7 and pgTAP, and
+# Prometheus 3 with postgres_exporter 0.19.1: scripts/test-monitoring.sh's
+# second generation (installed, not started: no init runs in the root).
 OU_SID_MIRROR=${OU_SID_MIRROR:-http://deb.debian.org/debian}
 OU_SID_PACKAGES="postgresql-19/experimental postgresql-server-dev-19/experimental
 	postgresql-client-19/experimental libpq5/experimental libpq-dev/experimental
 	make gcc libc6-dev postgresql-18 postgresql-server-dev-18 postgresql-18-partman
 	postgresql-18-timescaledb postgresql-18-pg-uuidv7 postgresql-18-pgtap
-	libtap-parser-sourcehandler-pgtap-perl pgxnclient git"
+	libtap-parser-sourcehandler-pgtap-perl pgxnclient git
+	prometheus prometheus-postgres-exporter"
 # The Release files of the archive's copy here are past their Valid-Until.
 OU_SID_APT="apt-get -o Acquire::Check-Valid-Until=false"
 

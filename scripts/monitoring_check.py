@@ -102,7 +102,7 @@ for name, usage in sorted(metrics.items()):
 # ---- the rules -----------------------------------------------------------------
 groups = api("/api/v1/rules")["groups"]
 rules = [r for g in groups for r in g["rules"]]
-report("Prometheus loaded the rules", len(rules) >= 7, f"{len(rules)} rules")
+report("Prometheus loaded the rules", len(rules) >= 8, f"{len(rules)} rules")
 selector = re.compile(r"\b(ordered_uuid_[a-z_]+)(\{[^}]*\})?")
 for r in rules:
     name = r.get("name")
@@ -197,9 +197,20 @@ VIEWS = {
         "SELECT backend_type || '/' || wait_event_type || '/' || wait_event, sum(samples)"
         " FROM ordered_uuid.wait_profile GROUP BY 1", ("backend_type", "wait_event_type", "wait_event")),
 }
+# relation_wal_stats: one row per relation and fork
+for metric, column in (("records", "records"), ("bytes", "wal_bytes"), ("fpi", "fpis"),
+                       ("fpi_bytes", "fpi_bytes")):
+    VIEWS[f"ordered_uuid_relation_wal_{metric}_total"] = (
+        f"SELECT relation::text || '/' || fork, {column} FROM ordered_uuid.relation_wal_stats"
+        " WHERE relation IS NOT NULL", ("relation", "fork"))
 # the workload's own rows: quiet once it is done, so the reads must agree
-# (schema-qualified: public is not on the exporter's search_path)
+# (schema-qualified: public is not on the exporter's search_path); S1's
+# index has full-page images (the checkpoints between its batches)
 QUIET = {("ordered_uuid_index_leaf_splits_total", "public.s1_pkey"),
+         ("ordered_uuid_relation_wal_records_total", "public.s1_pkey/main"),
+         ("ordered_uuid_relation_wal_bytes_total", "public.s1_pkey/main"),
+         ("ordered_uuid_relation_wal_fpi_total", "public.s1_pkey/main"),
+         ("ordered_uuid_relation_wal_fpi_bytes_total", "public.s1_pkey/main"),
          ("ordered_uuid_extend_lock_waits_total", "public.s2"),
          ("ordered_uuid_extend_lock_samples_total", "public.s2")}
 

