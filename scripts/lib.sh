@@ -25,7 +25,8 @@ OU_DEFAULT_VERSION=18
 # (ou_fetch_pg tries it, then falls back to a Debian unstable root: ou_sid_root).
 OU_TEST_VERSIONS="$OU_ALL_VERSIONS 19"
 
-ou_log() { printf '==> %s\n' "$*" >&2; }
+# (with the time of day: a long run's log shows where its time went)
+ou_log() { printf '==> %s %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 ou_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 ou_sudo() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -24,7 +24,20 @@ label=$("$pg_config" --version)
 
 trap 'ou_server_stop "$pg_config" "$dir"' EXIT
 failures=0
-show_diffs() { local f; for f in "$@"; do [ -f "$f" ] && cat "$f"; done; failures=$((failures + 1)); }
+failed_parts=()
+# show_diffs PART FILE...: print the regression diffs that exist, and count
+# PART (with the names of the tests whose diffs these are) as failed
+show_diffs() {
+	local part=$1 f tests=()
+	shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		cat "$f"
+		tests+=($(sed -n 's|^diff .*/expected/\([^/ ]*\)\.out .*|\1|p' "$f" | sort -u))
+	done
+	failures=$((failures + 1))
+	failed_parts+=("$part${tests[*]:+ (${tests[*]})}")
+}
 
 ou_log "[$label] build"
 ou_use_pg "$pg_config" "-Wall -Werror"
@@ -34,12 +47,13 @@ ou_pgtap "$pg_config"
 
 ou_log "[$label] pg_regress"
 ou_server_start "$pg_config" "$dir" "$port"
-make -s installcheck PG_CONFIG="$pg_config" || show_diffs regression.diffs output_iso/regression.diffs
+make -s installcheck PG_CONFIG="$pg_config" ||
+	show_diffs "make installcheck" regression.diffs output_iso/regression.diffs
 
 ou_log "[$label] pgTAP"
 psql -qX -v ON_ERROR_STOP=1 -c 'DROP DATABASE IF EXISTS ou_tap' -c 'CREATE DATABASE ou_tap'
 psql -qX -v ON_ERROR_STOP=1 -d ou_tap -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION ordered_uuid'
-pg_prove -d ou_tap test/*.sql || failures=$((failures + 1))
+pg_prove -d ou_tap test/*.sql || { failures=$((failures + 1)); failed_parts+=(pgTAP); }
 ou_server_stop "$pg_config" "$dir"
 
 # pg_regress's temporary instances run as the user who runs it, which must
@@ -59,19 +73,26 @@ if [ "$(id -u)" = 0 ]; then
 fi
 (cd "$tree" && ou_as_server_user env PATH="$PATH" LD_LIBRARY_PATH="$LD_LIBRARY_PATH" \
 	make -s installcheck-preload PG_CONFIG="$pg_config" CHECK_DIR="$check") || {
-	for log in "$check"/*/log/postmaster.log; do
+	# the server logs of the failed suites only, then their diffs
+	for diffs in "$check"/*-out/regression.diffs; do
+		log=${diffs%/regression.diffs}/log/postmaster.log
 		[ -f "$log" ] && { echo "--- $log (tail)"; tail -n 20 "$log"; }
 	done
-	show_diffs "$check"/*-out/regression.diffs
+	show_diffs "preloaded suites" "$check"/*-out/regression.diffs
 }
 
 ou_log "[$label] lifecycle: restart, crash, standby, promotion"
 OU_LIFECYCLE_BUILT=1 "$OU_ROOT/scripts/test-lifecycle.sh" "$pg_config" "$dir/lifecycle" ||
-	failures=$((failures + 1))
+	{ failures=$((failures + 1)); failed_parts+=(lifecycle); }
 # on one version (scripts/test.sh sets OU_MONITORING for the last)
 if [ -n "${OU_MONITORING:-}" ]; then
 	ou_log "[$label] monitoring: the exporter's queries, the alert rules and the dashboard through a real exporter and Prometheus"
 	OU_MONITORING_BUILT=1 "$OU_ROOT/scripts/test-monitoring.sh" "$pg_config" "$dir/monitoring" ||
-		failures=$((failures + 1))
+		{ failures=$((failures + 1)); failed_parts+=(monitoring); }
+fi
+# what failed, in one line that the end of a long log still shows
+if [ $failures != 0 ]; then
+	(IFS=';'; echo "${failed_parts[*]}" | sed 's/;/; /g') >"$dir/failed"
+	ou_log "[$label] failed: $(cat "$dir/failed")"
 fi
 [ $failures = 0 ]

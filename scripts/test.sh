@@ -154,8 +154,10 @@ for pg_config in "${configs[@]}"; do
 		passed=$((passed + 1))
 		ou_log "[$name] PASS"
 	else
+		# test-one.sh names what failed in WORKDIR/failed
+		what=$(cat "$WORK/$passed-$failed/failed" 2>/dev/null || true)
 		failed=$((failed + 1))
-		failed_names+=("$name")
+		failed_names+=("$name${what:+ ($what)}")
 		ou_log "[$name] FAIL"
 	fi
 done
@@ -218,7 +220,7 @@ if [ $failed = 0 ]; then
 	rm -f src/*.bc test/module/*.bc
 fi
 
-[ ${#failed_names[@]} = 0 ] || ou_log "failed on: ${failed_names[*]}"
+[ ${#failed_names[@]} = 0 ] || ou_log "failed on: $(IFS=';'; echo "${failed_names[*]}" | sed 's/;/; /g')"
 skip=
 [ ${#skipped[@]} = 0 ] || skip=", ${#skipped[@]} skipped (PostgreSQL ${skipped[*]}: no Debian unstable root could be made here)"
 echo "versions: $passed passed, $failed failed$skip$peers$stock"

@@ -1,7 +1,7 @@
 --
 -- The collector after DDL churn: on a server started with
 -- ordered_uuid.max_entries = 32 (sql/collector_churn.conf, make
--- installcheck-preload), 20,000 cycles of TRUNCATE, REINDEX and temporary
+-- installcheck-preload), 4,000 cycles of TRUNCATE, REINDEX and temporary
 -- tables, each of which gives the index a new relfilenode whose splits
 -- take an entry of index_split_stats.  The entries of the dropped
 -- relfilenodes are pruned as their transactions commit, so the table never
@@ -14,7 +14,7 @@
 \i sql/include/collector_helpers.sql
 CREATE EXTENSION pgstattuple;
 SHOW ordered_uuid.max_entries;
-\set cycles 10000
+\set cycles 2000
 
 -- one cycle: the index gets a new relfilenode (TRUNCATE) that splits (90
 -- keys of 100 bytes fill more than a page), every fourth cycle another
@@ -36,13 +36,13 @@ BEGIN
 	END LOOP;
 END $$;
 
--- 1. churn: 10,000 cycles, hundreds of times the table's capacity
+-- 1. churn: 2,000 cycles, sixty times the table's capacity
 CALL pg_temp.churn(:cycles);
 SELECT pg_current_wal_flush_lsn() AS lsn1 \gset
 SELECT pg_temp.wait_wal(:'lsn1') AS caught_up;
 SELECT split_entries <= 32 AS bounded, split_dropped FROM collector_info();
 
--- 2. a live index, split 20 times over, with 10,000 more cycles in between
+-- 2. a live index, split 20 times over, with 2,000 more cycles in between
 CREATE TABLE live (id int PRIMARY KEY);
 CREATE PROCEDURE pg_temp.live_and_churn(rounds int, cycles int) LANGUAGE plpgsql AS $$
 BEGIN
@@ -65,7 +65,7 @@ SELECT s.leaf_splits = i.leaf_pages - 1 AS leaf_splits_exact,
  WHERE s.index = 'live_pkey'::regclass;
 
 -- Every cycle's index split and then died: in a REINDEX of the same cycle
--- (every fourth, the last one included: 500 cycles a round), or else in the
+-- (every fourth, the last one included: 100 cycles a round), or else in the
 -- next cycle's TRUNCATE.  So one entry pruned per cycle, none dropped, and
 -- no entry left of a dead relfilenode of this database (index NULL), nor of
 -- the current churn index (built by the last REINDEX, never split).
