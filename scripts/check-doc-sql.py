@@ -17,7 +17,14 @@ why:
     <!-- doc-sql: skip (needs a Citus cluster) -->
     <!-- doc-sql: skip below 19 (uuid to bytea casts are new in PostgreSQL 19) -->
 
-the second one skipping it on servers older than that major only.  A block's
+the second one skipping it on servers older than that major only.  A block
+that runs too long for a test suite (a benchmark) may run with smaller
+figures, the text replaced as a comment right before it says, with the
+reason:
+
+    <!-- doc-sql: replace "rows => 100000" "rows => 1000" (a 40 s benchmark) -->
+
+the first text must occur in the block.  A block's
 setup that the page does not show, where showing it would not read
 naturally, runs first when a comment right before the block gives it:
 
@@ -33,11 +40,13 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 FENCE_OPEN = re.compile(r"^( {0,12})(```|~~~)\s*(\S*)")
 MARKER = re.compile(r"^\s*<!--\s*doc-sql:(.*?)(-->\s*)?$")
 SKIP = re.compile(r"^skip(?:\s+below\s+(\d+))?\s+\((.+)\)$", re.S)
 SETUP = re.compile(r"^setup\s+(.+)$", re.S)
+REPLACE = re.compile(r'^replace\s+"([^"]+)"\s+"([^"]*)"\s+\((.+)\)$', re.S)
 PSQL_ERROR = re.compile(r"^psql:[^:]*:(\d+): (.*)$")
 
 
@@ -50,6 +59,7 @@ class Block:
         self.skip = None          # the reason, when skipped
         self.skip_below = None    # the major it needs, for "skip below N"
         self.setup = []           # setup statements, each (page line, text)
+        self.replace = []         # (old, new, marker's line): what runs in place of the text
 
 
 def markers_before(lines, i):
@@ -70,10 +80,10 @@ def markers_before(lines, i):
     return found
 
 
-def blocks(path):
+def blocks(root, page):
     """The ```sql blocks of a page, with their markers; raises ValueError
     on a malformed marker."""
-    lines = open(path, encoding="utf-8").read().split("\n")
+    lines = open(os.path.join(root, page), encoding="utf-8").read().split("\n")
     found = []
     i = 0
     while i < len(lines):
@@ -89,14 +99,19 @@ def blocks(path):
             body = [l[len(indent):] if l.startswith(indent) else l.lstrip() for l in lines[i + 1:end]]
             block = Block(i + 2, body)
             for line, text in markers_before(lines, i):
-                skip, setup = SKIP.match(text), SETUP.match(text)
+                skip, setup, replace = SKIP.match(text), SETUP.match(text), REPLACE.match(text)
                 if skip:
                     block.skip, block.skip_below = skip.group(2), skip.group(1) and int(skip.group(1))
                 elif setup:
                     block.setup.append((line, setup.group(1)))
+                elif replace:
+                    if not any(replace.group(1) in l for l in body):
+                        raise ValueError(f"{page}:{line}: the block has no {replace.group(1)!r} to replace")
+                    block.replace.append((replace.group(1), replace.group(2), line))
                 else:
-                    raise ValueError(f"{path}:{line}: a doc-sql comment is 'skip (REASON)', "
-                                     f"'skip below MAJOR (REASON)' or 'setup SQL', not {text!r}")
+                    raise ValueError(f"{page}:{line}: a doc-sql comment is 'skip (REASON)', 'skip below "
+                                     f"MAJOR (REASON)', 'setup SQL' or 'replace \"OLD\" \"NEW\" (REASON)', "
+                                     f"not {text!r}")
             found.append(block)
         i = end + 1
     return found
@@ -128,27 +143,31 @@ def server_major():
 
 def run_page(page, page_blocks, major):
     """Run a page's blocks in a fresh database of its own; return the
-    number run and skipped, and the failure (None when none)."""
+    number run, of those run with a replacement, and skipped, and the
+    failure (None when none)."""
     db = "doc_sql_" + re.sub(r"[^a-z0-9]+", "_", page.lower())
     for sql in (f'DROP DATABASE IF EXISTS "{db}"', f'CREATE DATABASE "{db}"'):
         r = psql("-q", "-d", "postgres", "-c", sql)
         if r.returncode != 0:
-            return 0, 0, f"{page}: {sql}: {r.stderr.strip()}"
+            return 0, 0, 0, f"{page}: {sql}: {r.stderr.strip()}"
     script, where = [], []      # the session's lines, and each one's page line
-    ran = skipped = 0
+    ran = replaced = skipped = 0
     for b in page_blocks:
         if b.skip and (b.skip_below is None or major < b.skip_below):
             skipped += 1
             continue
         if unterminated(b):
-            return ran, skipped, f"{page}:{b.line}: the block's last statement has no semicolon"
+            return ran, replaced, skipped, f"{page}:{b.line}: the block's last statement has no semicolon"
         for line, sql in b.setup:
             script.append(sql)
             where.append(line)
         for n, text in enumerate(b.lines):
+            for old, new, _ in b.replace:
+                text = text.replace(old, new)
             script.append(text)
             where.append(b.line + n)
         ran += 1
+        replaced += bool(b.replace)
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
         f.write("\n".join(script) + "\n")
     try:
@@ -157,7 +176,7 @@ def run_page(page, page_blocks, major):
         os.unlink(f.name)
     if r.returncode == 0:
         psql("-q", "-d", "postgres", "-c", f'DROP DATABASE IF EXISTS "{db}"')
-        return ran, skipped, None
+        return ran, replaced, skipped, None
     # psql names the line of its file where the failing statement ended
     errors = []
     for text in r.stderr.splitlines():
@@ -166,7 +185,7 @@ def run_page(page, page_blocks, major):
             errors.append(f"{page}:{where[int(m.group(1)) - 1]}: {m.group(2)}")
         elif errors:
             errors.append("    " + text)
-    return ran, skipped, "\n".join(errors) or f"{page}: psql failed: {r.stderr.strip()}"
+    return ran, replaced, skipped, "\n".join(errors) or f"{page}: psql failed: {r.stderr.strip()}"
 
 
 def main():
@@ -176,15 +195,18 @@ def main():
     failed = 0
     for page in pages:
         try:
-            page_blocks = blocks(os.path.join(root, page))
+            page_blocks = blocks(root, page)
         except ValueError as e:
             print(e)
             failed += 1
             continue
         if not page_blocks:
             continue
-        ran, skipped, failure = run_page(page, page_blocks, major)
-        print(f"{page}: {ran} ran, {skipped} skipped" + (", FAILED" if failure else ""))
+        start = time.monotonic()
+        ran, replaced, skipped, failure = run_page(page, page_blocks, major)
+        print(f"{page}: {ran} ran" + (f" ({replaced} with a replacement)" if replaced else "")
+              + f", {skipped} skipped" + (", FAILED" if failure else "")
+              + f" ({time.monotonic() - start:.0f} s)", flush=True)
         if failure:
             print(failure)
             failed += 1
