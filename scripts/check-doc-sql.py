@@ -24,14 +24,15 @@ reason:
 
     <!-- doc-sql: replace "rows => 100000" "rows => 1000" (a 40 s benchmark) -->
 
-the first text must occur in the block.  A block's
-setup that the page does not show, where showing it would not read
-naturally, runs first when a comment right before the block gives it:
+the first text must occur in the block.  A block's setup that the page does
+not show, where showing it would not read naturally, runs first when a
+comment right before the block gives it:
 
     <!-- doc-sql: setup CREATE TABLE orders (id uuid PRIMARY KEY); -->
 
 Prints, for each page, how many blocks ran and were skipped; exits 1 if a
-block failed or a doc-sql comment is malformed.  The roles a page creates are
+block failed, or a doc-sql comment is malformed or stands before no sql
+block.  The roles a page creates are
 the server's: run it on a throwaway server.
 """
 import glob
@@ -85,6 +86,7 @@ def blocks(root, page):
     on a malformed marker."""
     lines = open(os.path.join(root, page), encoding="utf-8").read().split("\n")
     found = []
+    used = set()                # the lines of the markers that precede a block
     i = 0
     while i < len(lines):
         m = FENCE_OPEN.match(lines[i])
@@ -99,6 +101,7 @@ def blocks(root, page):
             body = [l[len(indent):] if l.startswith(indent) else l.lstrip() for l in lines[i + 1:end]]
             block = Block(i + 2, body)
             for line, text in markers_before(lines, i):
+                used.add(line)
                 skip, setup, replace = SKIP.match(text), SETUP.match(text), REPLACE.match(text)
                 if skip:
                     block.skip, block.skip_below = skip.group(2), skip.group(1) and int(skip.group(1))
@@ -114,6 +117,9 @@ def blocks(root, page):
                                      f"not {text!r}")
             found.append(block)
         i = end + 1
+    for n, text in enumerate(lines, 1):
+        if MARKER.match(text) and n not in used:
+            raise ValueError(f"{page}:{n}: a doc-sql comment that does not stand right before a sql block")
     return found
 
 
