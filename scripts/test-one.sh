@@ -12,7 +12,8 @@
 #   5. the lifecycle checks (scripts/test-lifecycle.sh): restart, crash,
 #      standby and promotion with real servers;
 #   6. with OU_MONITORING set (scripts/test.sh: the last version), the
-#      monitoring files end to end (scripts/test-monitoring.sh).
+#      monitoring files end to end (scripts/test-monitoring.sh), and every
+#      sql block of README.md and doc/*.md (scripts/test-doc-sql.sh).
 # Stops its server on every exit path; exits non-zero if anything failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +90,9 @@ if [ -n "${OU_MONITORING:-}" ]; then
 	ou_log "[$label] monitoring: the exporter's queries, the alert rules and the dashboard through a real exporter and Prometheus"
 	OU_MONITORING_BUILT=1 "$OU_ROOT/scripts/test-monitoring.sh" "$pg_config" "$dir/monitoring" ||
 		{ failures=$((failures + 1)); failed_parts+=(monitoring); }
+	ou_log "[$label] docs: every sql block of README.md and doc/*.md runs"
+	OU_DOC_SQL_BUILT=1 "$OU_ROOT/scripts/test-doc-sql.sh" "$pg_config" "$dir/doc-sql" ||
+		{ failures=$((failures + 1)); failed_parts+=("doc SQL"); }
 fi
 # what failed, in one line that the end of a long log still shows
 if [ $failures != 0 ]; then

@@ -3,7 +3,8 @@
 #
 # Runs scripts/test-one.sh for each version in PG_VERSIONS (default
 # "14 15 16 17 18 19"; on the last also scripts/test-monitoring.sh, the
-# monitoring files with a real exporter and Prometheus; on the last one
+# monitoring files with a real exporter and Prometheus, and
+# scripts/test-doc-sql.sh, the docs' SQL blocks; on the last one
 # outside a Debian root, a pg_upgrade from the first version in
 # scripts/test-lifecycle.sh), fetching
 # relocatable PostgreSQL builds from PyPI as

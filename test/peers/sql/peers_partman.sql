@@ -1,7 +1,7 @@
 --
 -- pg_partman 5 with ordered_uuid keys: create_parent() with
 -- uuid_time_encoder/uuid_time_decoder on a table whose key defaults to
--- uuid_v7_nextval() (and one to uuid_striped_nextval()), rows in the
+-- uuid_striped_nextval() (and one to uuid_v7_nextval()), rows in the
 -- partitions of their time, pruning, run_maintenance() and retention.
 -- Partition names and times depend on today's date: only invariants are
 -- printed.
@@ -14,8 +14,10 @@ CREATE EXTENSION ordered_uuid;
 CREATE SCHEMA partman;
 CREATE EXTENSION pg_partman SCHEMA partman;
 
--- The recipe of doc/generators.md
-CREATE TABLE public.events (id uuid NOT NULL DEFAULT uuid_v7_nextval(), payload text) PARTITION BY RANGE (id);
+-- The recipe of doc/generators.md (its retention comes below): striped
+-- keys, whose time is their block's start; backfilled version 7 keys of the
+-- days before land in their days too
+CREATE TABLE public.events (id uuid NOT NULL DEFAULT uuid_striped_nextval(), payload text) PARTITION BY RANGE (id);
 CREATE INDEX ON public.events (id);
 SELECT partman.create_parent(p_parent_table := 'public.events', p_control := 'id', p_interval := '1 day',
 							 p_time_encoder := 'public.uuid_time_encoder',
@@ -25,8 +27,8 @@ INSERT INTO events (id, payload)
 SELECT uuid_v7_from_time(now() - d * interval '1 day'), d || ' days ago' FROM generate_series(1, 3) d, generate_series(1, 10);
 ANALYZE events;
 
--- The same with striped keys: a striped key's time is its block's start
-CREATE TABLE public.sessions (id uuid NOT NULL DEFAULT uuid_striped_nextval(), payload text) PARTITION BY RANGE (id);
+-- The same with version 7 keys
+CREATE TABLE public.sessions (id uuid NOT NULL DEFAULT uuid_v7_nextval(), payload text) PARTITION BY RANGE (id);
 SELECT partman.create_parent(p_parent_table := 'public.sessions', p_control := 'id', p_interval := '1 day',
 							 p_time_encoder := 'public.uuid_time_encoder',
 							 p_time_decoder := 'public.uuid_time_decoder');
