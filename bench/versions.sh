@@ -32,7 +32,7 @@
 #                    wal_bytes_per_row, fpi_per_row, index_bytes, load1
 # Knobs (environment): VERSIONS ("18 19"), REPEATS (5), KEYS ("random v7 bigint"), ROWS (5000000),
 # STEPS (1), FIRST_STEP (0), DURATION (12), CLIENTS (8), THREADS (2), S4_GROUPS (1000), S4_ROWS_PER_GROUP (2000),
-# NAME (versions), OUT, BENCH_WORK, KEEP_WORK.
+# NAME (versions), OUT, MACHINE_NOTE, BENCH_WORK, KEEP_WORK.
 set -euo pipefail
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -44,7 +44,8 @@ if [ "${3:-}" != --inside ]; then
 	root=$(ou_sid_root)
 	work=${BENCH_WORK:-$(mktemp -d /tmp/ou_versions.XXXXXX)}
 	chmod 755 "$work"
-	export OU_BENCH_ENV
+	export OU_BENCH_ENV OU_BENCH_MACHINE
+	OU_BENCH_MACHINE="$(ou_bench_machine); the servers in a Debian unstable root (chroot)"
 	OU_BENCH_ENV=$(for v in VERSIONS REPEATS KEYS ROWS STEPS FIRST_STEP DURATION CLIENTS THREADS S4_GROUPS \
 		S4_ROWS_PER_GROUP NAME OUT KEEP_WORK; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)
 	ou_pg_run "$root/usr/lib/postgresql/19/bin/pg_config" "$work" "$BENCH/versions.sh" --inside "${1:-all}"
@@ -106,7 +107,7 @@ header() {
 			echo "# server: pg$v: $(on "$v" q "SELECT version()"); $2; $(on "$v" q "SELECT string_agg(name || '=' || setting, ' ' ORDER BY name)
 			       FROM pg_settings WHERE name ~ '^io_' OR name IN ('data_checksums', 'effective_io_concurrency')")"
 		done
-		echo "# machine: $(ou_bench_machine), Debian unstable root"
+		echo "# machine: $OU_BENCH_MACHINE, load average now $(load1) (each run's at its end: load1)"
 		echo "$3"
 	} >"$1"
 }
