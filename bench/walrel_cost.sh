@@ -1,27 +1,40 @@
 #!/usr/bin/env bash
 # bench/walrel_cost.sh -- the collector's CPU time to read a fixed amount of
-# WAL, with two builds of the library, and pg_walinspect's over the same WAL.
+# WAL, with two builds of the library, and pg_walinspect's over the same WAL;
+# the worker's CPU idle and under the highest insert rate too.
 #
 #   bench/walrel_cost.sh OLD.so [NEW.so]
+#   e.g. OU_CACHE=... PG_MAJOR=18 REPEATS=5 ROWS=600000 IDLE=30 LOAD=20 \
+#        bench/walrel_cost.sh /tmp/1.3.1/ordered_uuid.so
+#   (OLD.so: `make` in an export of the older release, `git archive TAG`)
 #
 # For each build in turn (A B, B A, A B: REPEATS pairs, interleaved so that
-# drift hits both), a throwaway server with the collector preloaded
-# (sample_interval 1 s, so that sampling costs next to nothing during a
-# run): the
-# worker is stopped (SIGSTOP), ROWS rows of random uuid keys (one INSERT ...
-# SELECT) write the WAL, a CHECKPOINT and a
-# second batch add full-page images, the worker is continued, and the CPU
-# time (utime + stime from /proc) it takes to catch up is its cost for that
-# WAL.  CPU time, not wall time: a busy machine slows both alike but does not
-# add to either.  Then pg_get_wal_stats() (PG 15+) reads the same range in a
-# backend, whose CPU time is measured the same way.  Prints one line per run
-# and the medians (min-max).
+# drift hits both), a throwaway server with the collector preloaded at its
+# defaults (sample_interval 10 ms):
+# 1. idle: once the worker has caught up, its CPU over IDLE seconds with
+#    nothing written (0 skips it);
+# 2. load: its CPU over LOAD seconds of pgbench, LOAD_CLIENTS clients, each
+#    transaction one INSERT ... SELECT of 100 rows into a bigint-keyed table,
+#    synchronous_commit off: the most rows a second this machine's inserts
+#    reach; with the rows/s and WAL MB/s of the run (0 skips it);
+# 3. catch-up: sample_interval set to 1 s by a reload (so that sampling costs
+#    next to nothing), the worker stopped (SIGSTOP), ROWS rows of random uuid
+#    keys (one INSERT ... SELECT) write the WAL, a CHECKPOINT and a second
+#    batch add full-page images, the worker is continued, and the CPU time it
+#    takes to catch up is its cost for that WAL.
+# CPU time is utime + stime from /proc (10 ms ticks), not wall time: a busy
+# machine slows both builds alike but does not add to either.  Then
+# pg_get_wal_stats() (PG 15+) reads the same range in a backend, whose CPU
+# time is measured the same way.  Prints one line per run (with the 1-minute
+# load average at its end) and the medians (min-max); the runs are in
+# DIR/runs.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$OU_ROOT"
 
 old=${1:?usage: bench/walrel_cost.sh OLD.so [NEW.so]}
 major=${PG_MAJOR:-18} repeats=${REPEATS:-3} rows=${ROWS:-200000}
+idle=${IDLE:-0} load=${LOAD:-0} load_clients=${LOAD_CLIENTS:-4}
 pg_config=$(ou_fetch_pg "$major")
 [ -n "${2:-}" ] || ou_use_pg "$pg_config"
 pkglib=$("$pg_config" --pkglibdir)
@@ -42,7 +55,46 @@ hz=$(getconf CLK_TCK)
 OU_SERVER_USER=$(ou_server_user)
 
 q() { psql -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
-# run BUILD: one measurement; prints "BUILD worker_s walinspect_s wal_mb records"
+ticks_s() { python3 -c "print('%.2f' % (($2 - $1) / $hz))"; }
+# caught_up: wait (at most 30 s) until the worker has read the WAL flushed so far
+caught_up() {
+	local lsn
+	for _ in $(seq 1 300); do
+		lsn=$(q "SELECT pg_current_wal_flush_lsn()")
+		[ "$(q "SELECT wal_reached >= '$lsn' FROM collector_info()")" = t ] && return
+		sleep 0.1
+	done
+}
+# idle_load WPID: phases 1 and 2; prints "idle_s load_s load_rows_per_s load_wal_mb_per_s"
+idle_load() {
+	local wpid=$1 t0 t1 i=- l=- r=- m=- lsn0 tx
+	if [ "$idle" -gt 0 ]; then
+		caught_up
+		t0=$(ou_proc_cpu_ticks "$wpid")
+		sleep "$idle"
+		t1=$(ou_proc_cpu_ticks "$wpid")
+		i=$(ticks_s "$t0" "$t1")
+	fi
+	if [ "$load" -gt 0 ]; then
+		q "CREATE TABLE ld (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v float8)" >/dev/null
+		echo "INSERT INTO ld (v) SELECT random() FROM generate_series(1, 100);" >"$dir/load.sql"
+		caught_up
+		lsn0=$(q "SELECT pg_current_wal_insert_lsn()")
+		t0=$(ou_proc_cpu_ticks "$wpid")
+		PGOPTIONS="-c synchronous_commit=off" pgbench -n -M prepared -c "$load_clients" -j 2 -T "$load" -f "$dir/load.sql" >"$dir/pgbench.log" 2>&1 ||
+			{ cat "$dir/pgbench.log" >&2; ou_die "pgbench failed"; }
+		t1=$(ou_proc_cpu_ticks "$wpid")
+		l=$(ticks_s "$t0" "$t1")
+		tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$dir/pgbench.log")
+		r=$((tx * 100 / load))
+		m=$(q "SELECT round(pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn0') / 1048576 / $load, 1)")
+		q "DROP TABLE ld" >/dev/null
+	fi
+	echo "$i $l $r $m"
+}
+# run BUILD: one measurement; prints "BUILD worker_s walinspect_s wal_mb records
+# idle_s load_s load_rows_per_s load_wal_mb_per_s load1" (records: those the
+# worker read in the catch-up)
 run() {
 	# stopped first, and a new file (mv) rather than one written over: a
 	# running server's processes map the old file, and writing over it
@@ -52,20 +104,20 @@ run() {
 	mv -f "$pkglib/ordered_uuid.so.new" "$pkglib/ordered_uuid.so"
 	rm -rf "$dir/srv"
 	ou_server_start "$pg_config" "$dir/srv" "$port" shared_preload_libraries=ordered_uuid \
-		ordered_uuid.sample_interval=1000 max_wal_size=4GB wal_keep_size=4GB autovacuum=off
+		max_wal_size=4GB wal_keep_size=4GB autovacuum=off
 	q "CREATE EXTENSION ordered_uuid VERSION '1.3.0'" >/dev/null
 	[ "$major" -lt 15 ] || q "CREATE EXTENSION pg_walinspect" >/dev/null
-	q "CREATE TABLE c (id uuid PRIMARY KEY, v int)" >/dev/null
-	local wpid lsn0 lsn1 t0 t1 ws=0
-	for _ in $(seq 1 300); do
-		lsn0=$(q "SELECT pg_current_wal_flush_lsn()")
-		[ "$(q "SELECT wal_reached >= '$lsn0' FROM collector_info()")" = t ] && break
-		sleep 0.1
-	done
+	local wpid lsn0 lsn1 t0 t1 ws=0 il rec0
 	wpid=$(q "SELECT worker_pid FROM collector_info()")
+	il=$(idle_load "$wpid")
+	q "ALTER SYSTEM SET ordered_uuid.sample_interval = 1000" >/dev/null
+	q "SELECT pg_reload_conf()" >/dev/null
+	q "CREATE TABLE c (id uuid PRIMARY KEY, v int)" >/dev/null
+	caught_up
 	kill -STOP "$wpid"
 	t0=$(ou_proc_cpu_ticks "$wpid")
 	lsn0=$(q "SELECT wal_reached FROM collector_info()")
+	rec0=$(q "SELECT wal_records FROM collector_info()")
 	q "INSERT INTO c SELECT gen_random_uuid(), g FROM generate_series(1, $rows) g" >/dev/null
 	q "CHECKPOINT" >/dev/null
 	q "INSERT INTO c SELECT gen_random_uuid(), g FROM generate_series(1, $rows) g" >/dev/null
@@ -96,9 +148,9 @@ print("%.2f" % ((t1 - t0) / hz))
 PY
 )
 	fi
-	printf '%s %.2f %s %s %s\n' "$1" "$(python3 -c "print(($t1 - $t0) / $hz)")" "$ws" \
+	printf '%s %s %s %s %s %s %s\n' "$1" "$(ticks_s "$t0" "$t1")" "$ws" \
 		"$(q "SELECT round(pg_wal_lsn_diff('$lsn1', '$lsn0') / 1048576)")" \
-		"$(q "SELECT wal_records FROM collector_info()")"
+		"$(q "SELECT wal_records - $rec0 FROM collector_info()")" "$il" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 
 : >"$dir/runs"
@@ -109,10 +161,13 @@ done
 python3 - "$dir/runs" <<'PY'
 import sys, statistics
 rows = [l.split() for l in open(sys.argv[1])]
+names = ["worker s", "pg_get_wal_stats s", "MB of WAL", "records", "idle s", "load s",
+         "load rows/s", "load WAL MB/s", "load1"]
 for b in "AB":
-    w = sorted(float(r[1]) for r in rows if r[0] == b)
-    s = sorted(float(r[2]) for r in rows if r[0] == b)
-    mb = sorted(float(r[3]) for r in rows if r[0] == b)
-    print("%s: worker %.2f s (%.2f-%.2f), pg_get_wal_stats %.2f s (%.2f-%.2f), %d MB of WAL"
-          % (b, statistics.median(w), w[0], w[-1], statistics.median(s), s[0], s[-1], statistics.median(mb)))
+    out = []
+    for i, name in enumerate(names, 1):
+        v = sorted(float(r[i]) for r in rows if r[0] == b and len(r) > i and r[i] != "-")
+        if v:
+            out.append("%s %s (%s-%s)" % (name, *("%.12g" % x for x in (statistics.median(v), v[0], v[-1]))))
+    print("%s: %s" % (b, ", ".join(out)))
 PY
