@@ -74,8 +74,15 @@ BEGIN
 	PERFORM dblink_send_query('slow', $q$SELECT pg_temp.slow_wal_flush(4900, 100,
 		'SELECT ''done'' WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_locks
 		  WHERE locktype = ''advisory'' AND objid = 4343 AND granted)', 120000)$q$);
-	RETURN pg_temp.wait_until($q$SELECT EXISTS (SELECT FROM pg_stat_activity
-		WHERE datname = 'postgres' AND query LIKE '%slow_wal_flush%' AND state = 'active')$q$);
+	FOR i IN 1 .. 300 LOOP
+		PERFORM pg_stat_clear_snapshot();	-- pg_stat_activity is cached per transaction
+		IF EXISTS (SELECT FROM pg_stat_activity
+				   WHERE datname = 'postgres' AND query LIKE '%slow_wal_flush%' AND state = 'active') THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.1);
+	END LOOP;
+	RETURN false;
 END $$;
 CREATE FUNCTION pg_temp.slow_wal_stop() RETURNS bool LANGUAGE plpgsql AS $$
 DECLARE
