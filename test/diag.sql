@@ -2,7 +2,7 @@
 -- diagnostics (doc/diag.md): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
-SELECT plan(40);
+SELECT plan(46);
 
 -- Signatures and return types.
 SELECT has_function('index_splits', ARRAY['pg_lsn', 'pg_lsn']);
@@ -103,6 +103,24 @@ CREATE FUNCTION pg_temp.read_view() RETURNS bigint LANGUAGE sql SET search_path 
 SELECT lives_ok($$SELECT pg_temp.read_view()$$, 'extend_lock_waits under an empty search_path');
 -- Bad input.
 SELECT throws_ok($$SELECT * FROM index_splits(NULL)$$, '22004', NULL, 'index_splits(NULL) is an error');
+
+-- write_path_report (1.5.0): its columns, labels, privileges and safety.
+SELECT function_returns('write_path_report', ARRAY[]::text[], 'setof record');
+SELECT is(pg_get_function_arguments('write_path_report()'::regprocedure),
+	'OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text, OUT metric text, '
+	'OUT value numeric, OUT threshold numeric, OUT evidence text, OUT source text, OUT change text, '
+	'OUT measured text',
+	'write_path_report columns');
+SELECT is((SELECT p.provolatile::text || p.proparallel::text FROM pg_proc p
+		   WHERE p.oid = 'write_path_report()'::regprocedure), 'vr',
+	'write_path_report: volatile, parallel restricted (it runs queries)');
+SELECT ok(has_function_privilege('ou_tap_plain', 'write_path_report()', 'EXECUTE'),
+	'write_path_report: executable by anyone (it reads what the caller may read)');
+SELECT ok((SELECT NOT prosecdef AND proconfig @> ARRAY['search_path=pg_catalog, pg_temp'] FROM pg_proc
+		   WHERE oid = 'write_path_report()'::regprocedure),
+	'write_path_report: not SECURITY DEFINER, pins search_path');
+SELECT isnt(obj_description('write_path_report()'::regprocedure, 'pg_proc'), NULL,
+	'write_path_report has a comment');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -21,6 +21,9 @@
  * register theirs: a test decides when registration happens.
  * ou_test_hold_collector_lock holds the collector's LWLock in shared mode, as
  * a reader of its views stuck inside its copy would: the worker must go on.
+ * ou_test_slow_wal_flush holds WALWriteLock most of the time, so that commits
+ * wait for their WAL's flush as on a slow disk, although pg_regress's
+ * temporary instances run with fsync off (write_path_report's S3).
  *
  * A test creates them with
  *	CREATE FUNCTION ... AS 'ordered_uuid_test', 'ou_hold_extension_lock' LANGUAGE C
@@ -51,6 +54,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/pg_lsn.h"
+#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 #include "collector.h"
@@ -391,4 +395,61 @@ ou_test_hold_collector_lock(PG_FUNCTION_ARGS)
 	if (result == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(result);
+}
+
+PG_FUNCTION_INFO_V1(ou_test_slow_wal_flush);
+
+/*
+ * ou_test_slow_wal_flush(hold_us int, free_us int, until text, timeout_ms int)
+ *		RETURNS int
+ *
+ * Plays a slow WAL device on a server that pg_regress runs with fsync off:
+ * holds WALWriteLock, which every WAL write and flush takes, for hold_us
+ * microseconds, lets it go for free_us, and again, until until (a one-column
+ * text query, pg_locks and pg_stat_activity read anew each time, run every
+ * 100 cycles while the lock is free) returns a value, at most timeout_ms.  A
+ * commit meanwhile waits for the lock (LWLock / WALWrite) as behind a slow
+ * flush; free_us shorter than a commit lets few through each time.  Returns
+ * the cycles.
+ */
+Datum
+ou_test_slow_wal_flush(PG_FUNCTION_ARGS)
+{
+	int			hold_us = PG_GETARG_INT32(0);
+	int			free_us = PG_GETARG_INT32(1);
+	char	   *until = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	int			timeout_ms = PG_GETARG_INT32(3);
+	TimestampTz end;
+	int			cycles = 0;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may hold WALWriteLock")));
+	if (hold_us < 1 || free_us < 1 || timeout_ms < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hold_us, free_us and timeout_ms must be positive")));
+	end = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), timeout_ms);
+	SPI_connect();
+	while (GetCurrentTimestamp() < end)
+	{
+		if (cycles % 100 == 0)
+		{
+			pgstat_clear_snapshot();
+			if (SPI_execute(until, true, 0) != SPI_OK_SELECT)
+				elog(ERROR, "could not run: %s", until);
+			if (SPI_processed > 0 &&
+				SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1) != NULL)
+				break;
+		}
+		LWLockAcquire(WALWriteLock, LW_EXCLUSIVE);
+		pg_usleep(hold_us);
+		LWLockRelease(WALWriteLock);
+		cycles++;
+		pg_usleep(free_us);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_finish();
+	PG_RETURN_INT32(cycles);
 }

@@ -1,0 +1,280 @@
+-- ordered_uuid 1.4.0 -> 1.5.0
+--
+-- The same changes as in extension/*.sql; the upgrade test (sql/upgrade.sql)
+-- checks that the catalog becomes that of a fresh install.
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION ordered_uuid UPDATE TO '1.5.0'" to load this file. \quit
+
+--------------------------------------------------------------------------------
+-- Diagnostics (extension/20_diag.sql): write_path_report(), the write-path
+-- scenarios found in what is already measured.
+--------------------------------------------------------------------------------
+
+-- write_path_report (1.5.0): the write-path scenarios S1-S4 of
+-- doc/scenarios.md found in what is already measured, ranked, each with its
+-- figures, their source, the threshold they passed and the change to make.
+-- It runs as the caller and reads views that filter by the caller's rights:
+-- the collector's (rows of databases the caller may not CONNECT to are
+-- hidden in C), pg_stats (columns the caller may SELECT) and the catalog.
+-- The only rows it reads are those of S4's sample: at most the 5 most common
+-- keys of a candidate index, at most 50,000 estimated rows, through the
+-- index.  What it cannot see (the collector not loaded or not running, its
+-- statistics reset less than an hour ago, a table never analyzed) is a row
+-- of its own, after the findings.  severity (value / threshold) ranks the
+-- findings.
+CREATE FUNCTION write_path_report(
+	OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text,
+	OUT metric text, OUT value numeric, OUT threshold numeric, OUT evidence text,
+	OUT source text, OUT change text, OUT measured text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	ext text;
+	info record;
+	running boolean := false;
+	cand record;
+	acc jsonb := '[]';
+	blind jsonb := '[]';
+	history interval;
+	nkeys bigint;
+	rows_read numeric;
+	blocks_read numeric;
+	ideal numeric;
+	amp numeric;
+BEGIN
+	SELECT quote_ident(n.nspname) INTO ext
+	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	 WHERE e.extname = 'ordered_uuid';
+
+	-- the collector: loaded, running, and for how long it has counted
+	BEGIN
+		SELECT * INTO info FROM @extschema@.collector_info();
+		running := info.state = 'running';
+	EXCEPTION WHEN object_not_in_prerequisite_state THEN
+		info := NULL;
+	END;
+	IF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF info.state <> 'running' THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		history := now() - info.stats_reset;
+		IF history < interval '1 hour' THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'too little history: the collector''s figures cover less than an hour',
+				'metric', 'seconds since the collector''s statistics began',
+				'value', round(extract(epoch FROM history)), 'threshold', 3600,
+				'evidence', format('stats_reset = %s: S1, S2 and S3 are judged on %s of history',
+								   info.stats_reset, date_trunc('second', history)),
+				'source', 'collector_info()');
+		END IF;
+		IF info.wal_start IS NULL THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: the collector does not follow the WAL',
+				'evidence', format('ordered_uuid.track_splits = %s, wal_retention = %s',
+								   current_setting('ordered_uuid.track_splits', true),
+								   coalesce(info.wal_retention, 'NULL')),
+				'source', 'collector_info()',
+				'change', 'ALTER SYSTEM SET ordered_uuid.track_splits = on; SELECT pg_reload_conf();');
+		END IF;
+	END IF;
+
+	IF running THEN
+		-- S1: a B-tree on a random key, its WAL mostly full-page images
+		acc := acc || coalesce((
+			SELECT jsonb_agg(jsonb_build_object(
+				'scenario', 'S1', 'relation', w.idx::oid,
+				'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
+				'metric', 'fpi_bytes / wal_bytes of the index',
+				'value', round(w.fpi_bytes::numeric / w.wal_bytes, 2), 'threshold', 0.3,
+				'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s leaf splits; '
+								   'index %s, shared_buffers %s; key %I %s, default %s',
+								   w.records, w.wal_bytes, w.fpis, w.fpi_bytes, coalesce(s.leaf, 0),
+								   pg_size_pretty(pg_relation_size(w.idx)), current_setting('shared_buffers'),
+								   a.attname, format_type(a.atttypid, a.atttypmod),
+								   coalesce(pg_get_expr(d.adbin, d.adrelid), 'none (keys made by the application)')),
+				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
+								 info.stats_reset),
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()%s',
+								 i.indrelid::regclass, a.attname, ext,
+								 CASE WHEN a.atttypid = 'uuid'::regtype THEN ''
+									  ELSE '::' || format_type(a.atttypid, a.atttypmod) END)
+						  || CASE WHEN d.adbin IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
+				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
+							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
+							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
+							'Figures with spread)'))
+			  FROM (SELECT r.relation AS idx, sum(r.records) AS records, sum(r.wal_bytes) AS wal_bytes,
+						   sum(r.fpis) AS fpis, sum(r.fpi_bytes) AS fpi_bytes
+					  FROM @extschema@.relation_wal_stats r
+					 WHERE r.relation IS NOT NULL AND r.fork = 'main'
+					 GROUP BY r.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) s ON s.index = w.idx
+			 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
+			   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
+			   AND (d.adbin IS NULL OR pg_get_expr(d.adbin, d.adrelid)
+					!~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(')),
+			'[]');
+
+		-- S2: loaders queued on a relation's extension lock
+		acc := acc || coalesce((
+			SELECT jsonb_agg(jsonb_build_object(
+				'scenario', 'S2', 'relation', e.relation::oid,
+				'finding', 'concurrent loads queue on the relation extension lock',
+				'metric', 'est_wait_time in seconds',
+				'value', round(extract(epoch FROM e.est_wait_time), 1), 'threshold', 1,
+				'evidence', format('%s waits, %s waiter-samples, %s waited in all, up to %s waiters at once, last %s',
+								   e.waits, e.samples, e.est_wait_time, e.max_waiters, e.last_wait),
+				'source', format('extend_lock_stats since %s', info.stats_reset),
+				'change', CASE WHEN current_setting('server_version_num')::int >= 160000
+							   THEN 'load with COPY instead of INSERT batches: since PostgreSQL 16 COPY extends a table by up to 64 pages at a time'
+							   ELSE 'upgrade to PostgreSQL 16 or later and load with COPY, which extends a table by up to 64 pages at a time' END,
+				'measured', '8 concurrent writers of 455-byte rows (pgbench): Lock:extend 50.1 % of the samples '
+							'with COPY on PostgreSQL 15, 11.8 % on 18, where INSERT ... SELECT still waits 27.6 % '
+							'(doc/results.md, S2 and S3)'))
+			  FROM @extschema@.extend_lock_stats e
+			 WHERE e.relation IS NOT NULL AND e.database = current_database()
+			   AND e.max_waiters >= 2 AND e.est_wait_time >= interval '1 second'),
+			'[]');
+
+		-- S3: this database's client backends mostly wait for the WAL's flush
+		acc := acc || coalesce((
+			SELECT jsonb_agg(jsonb_build_object(
+				'scenario', 'S3', 'relation', NULL,
+				'finding', 'transactions wait for their commit''s WAL flush more than they work',
+				'metric', 'share of active client samples waiting for the WAL flush',
+				'value', round(p.flush::numeric / p.active, 2), 'threshold', 0.3,
+				'evidence', format('%s of %s samples of this database''s active client backends in '
+								   'IO:WALSync, IO:WALWrite or LWLock:WALWrite; %s commits for %s rows '
+								   'inserted, updated or deleted (pg_stat_database)',
+								   p.flush, p.active, sd.xact_commit,
+								   sd.tup_inserted + sd.tup_updated + sd.tup_deleted),
+				'source', format('wait_profile since %s; pg_stat_database', info.stats_reset),
+				'change', 'commit several rows per transaction; where losing the last commits in a crash '
+						  'is acceptable (never corruption): SET synchronous_commit = off in those sessions',
+				'measured', 'bench_multi_table, 8 clients, one single-row INSERT a transaction: 87-91 % of the '
+							'samples waited for the WAL; 29,865-33,093 rows/s logged, 321,877-358,685 rows/s '
+							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)'))
+			  FROM (SELECT sum(wp.samples) FILTER (WHERE wp.wait_event_type IN ('IO', 'LWLock')
+						   AND lower(wp.wait_event) IN ('walsync', 'walwrite')) AS flush,
+						   sum(wp.samples) AS active
+					  FROM @extschema@.wait_profile wp
+					 WHERE wp.database = current_database() AND wp.backend_type = 'client backend'
+					   AND wp.wait_event_type NOT IN ('Client', 'Activity')) p,
+				   pg_stat_database sd
+			 WHERE sd.datname = current_database()
+			   AND p.active >= 100 AND p.flush >= 0.3 * p.active),
+			'[]');
+	END IF;
+
+	-- S4: tables of 128 pages or more, with a non-unique B-tree whose
+	-- leading column groups rows (several rows a key in pg_stats)
+	FOR cand IN
+		SELECT c.oid AS tbl, ic.oid AS idx, ic.relname AS idxname, a.attname, format_type(a.atttypid, a.atttypmod) AS typ,
+			   pg_relation_size(c.oid) / current_setting('block_size')::bigint AS pages,
+			   c.reltuples, st.n_distinct, st.correlation, st.most_common_vals::text AS mcv,
+			   st.most_common_freqs AS freqs, st.attname IS NULL AS unanalyzed
+		  FROM pg_index i
+		  JOIN pg_class ic ON ic.oid = i.indexrelid
+		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+		  JOIN pg_class c ON c.oid = i.indrelid AND c.relkind IN ('r', 'm')
+		  JOIN pg_namespace n ON n.oid = c.relnamespace
+		  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+		  LEFT JOIN pg_stats st ON st.schemaname = n.nspname AND st.tablename = c.relname
+							   AND st.attname = a.attname AND NOT st.inherited
+		 WHERE NOT i.indisunique AND i.indisvalid
+		   AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_toast'
+		   AND has_column_privilege(c.oid, a.attnum, 'SELECT')
+		   AND pg_relation_size(c.oid) >= 128 * current_setting('block_size')::bigint
+		 ORDER BY c.oid, ic.oid
+	LOOP
+		IF cand.unanalyzed THEN
+			blind := blind || jsonb_build_object(
+				'relation', cand.tbl,
+				'finding', 'cannot see S4: no statistics of the key column',
+				'evidence', format('%s pages, no pg_stats row for column %I (index %s)',
+								   cand.pages, cand.attname, cand.idx::regclass),
+				'source', 'pg_stats',
+				'change', format('ANALYZE %s', cand.tbl::regclass));
+			CONTINUE;
+		END IF;
+		IF cand.mcv IS NULL OR cand.reltuples <= 0 THEN
+			CONTINUE;
+		END IF;
+		-- the most common keys, up to 5 and 50,000 estimated rows: their rows
+		-- and distinct heap blocks, read through the index
+		BEGIN
+			EXECUTE format(
+				'SELECT count(*), sum(g.n), sum(g.nb), sum(ceil(g.n / $2))'
+				'  FROM (SELECT count(*)::numeric AS n, count(DISTINCT ((ctid::text)::point)[0]::int8) AS nb'
+				'          FROM %1$s WHERE %2$I = ANY ($1::%3$s[]) GROUP BY %2$I) g',
+				cand.tbl::regclass, cand.attname, cand.typ)
+			INTO nkeys, rows_read, blocks_read, ideal
+			USING (SELECT array_agg(v) FROM (
+					   SELECT v, sum(f) OVER (ORDER BY o) * cand.reltuples AS upto
+						 FROM unnest(cand.mcv::text[], cand.freqs) WITH ORDINALITY AS m(v, f, o)
+						ORDER BY o LIMIT 5) k
+					WHERE k.upto <= 50000),
+				  cand.reltuples / cand.pages;
+		EXCEPTION WHEN OTHERS THEN
+			CONTINUE;
+		END;
+		CONTINUE WHEN rows_read IS NULL OR rows_read = 0 OR ideal IS NULL OR ideal = 0;
+		-- the sampled keys' blocks, against the blocks they would fill packed
+		amp := round(blocks_read / ideal, 2);
+		IF amp >= 4 THEN
+			acc := acc || jsonb_build_object(
+				'scenario', 'S4', 'relation', cand.tbl,
+				'finding', format('the rows of one %I are scattered over the heap', cand.attname),
+				'metric', 'heap blocks per key / blocks its rows fill packed',
+				'value', amp, 'threshold', 4,
+				'evidence', format('the %s most common keys of %I: %s rows in %s heap blocks (a key''s blocks '
+								   'counted for each key) where packed they would fill %s; '
+								   'correlation %s, %s pages, about %s rows a page',
+								   nkeys, cand.attname, rows_read, blocks_read, ideal,
+								   round(cand.correlation::numeric, 2), cand.pages,
+								   round((cand.reltuples / cand.pages)::numeric)),
+				'source', format('the table''s rows of those keys, through index %s; pg_stats; pg_class', cand.idx::regclass),
+				'change', format('CLUSTER %s USING %s (an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered)',
+								 cand.tbl::regclass, quote_ident(cand.idxname)),
+				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
+							'-> after CLUSTER 353 -> 2,474 on PostgreSQL 14 (7.0x), 73 -> 2,545 on 18 (34.7x) '
+							'(doc/results.md, S4)');
+		END IF;
+	END LOOP;
+
+	RETURN QUERY
+	SELECT (row_number() OVER (ORDER BY r.blind, r.severity DESC NULLS LAST, r.scenario, r.relation))::integer,
+		   r.scenario, r.relation::regclass, r.finding, r.metric, r.value, r.threshold, r.evidence,
+		   r.source, r.change, r.measured
+	  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
+			  FROM jsonb_to_recordset(acc) AS x(scenario text, relation oid, finding text, metric text,
+											   value numeric, threshold numeric, evidence text,
+											   source text, change text, measured text)
+			UNION ALL
+			SELECT y.*, true, NULL
+			  FROM jsonb_to_recordset(blind) AS y(scenario text, relation oid, finding text, metric text,
+												 value numeric, threshold numeric, evidence text,
+												 source text, change text, measured text)) r
+	 ORDER BY 1;
+END
+$fn$;
+
+COMMENT ON FUNCTION write_path_report() IS
+'the write-path problems S1-S4 found in what the collector, pg_stats and the catalog already measured, ranked: figures, their source, the threshold passed and the change to make; then what it cannot see';
