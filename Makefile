@@ -21,7 +21,7 @@ EXTENSION = ordered_uuid
 # alone.  META.json is checked against both (make check-meta) and rewritten by
 # `make meta`.
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
-RELEASE = 1.4.0
+RELEASE = 1.5.0
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
@@ -64,7 +64,7 @@ ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_co
 ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
-# collector's (the library preloaded; collector_churn with 20,000 cycles of DDL
+# collector's (the library preloaded; collector_churn with 4,000 cycles of DDL
 # churn; collector_walrel without autovacuum), diag_minimal (wal_level = minimal),
 # diag_report (write_path_report's scenarios, the library preloaded), generators_striped_reuse (two
 # connection slots) and generators_striped_procs (about 8,300 process
