@@ -8,8 +8,8 @@
  * Note about locking issues (the rules of every collector_*.c file):
  *
  * - ou_shared->lock, an LWLock of our own tranche, protects the shared
- *   hash tables, the history ring and every field of OuShared that is not
- *   named below.  Entering, changing or removing an entry, writing the ring
+ *   hash tables, the history ring, collector_walrel.c's totals and every
+ *   field of OuShared that is not named below.  Entering, changing or removing an entry, writing the ring
  *   or a counter of OuShared needs it exclusively; reading needs it shared.
  *   Only the worker and ordered_uuid_reset() write.  Every function that
  *   writes Asserts that the lock is held exclusively (OU_LOCKED_EXCLUSIVE).
