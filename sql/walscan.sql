@@ -39,5 +39,14 @@ SELECT status, records > 0 AS read_some, segments_skipped >= 1 AS skipped_segmen
 	   end_repeats
 FROM walscan_test.scan(:'old', true);
 
+-- A scan that ends where a WAL switch record ends, at a segment boundary,
+-- then goes on from there (end_repeats): it resumes after the next page's
+-- header, since the boundary is no record's start (14 and 15 assert that).
+SELECT pg_current_wal_insert_lsn() AS before_switch \gset
+INSERT INTO ws_t SELECT gen_random_uuid() FROM generate_series(1, 10);
+SELECT s.status, s.records > 0 AS read_some, s.end_repeats
+FROM (SELECT pg_switch_wal() AS sw) w,
+	 LATERAL walscan_test.scan(CASE WHEN w.sw IS NOT NULL THEN :'before_switch'::pg_lsn END,
+							   true) s;
 DROP TABLE ws_t;
 DROP SCHEMA walscan_test CASCADE;

@@ -4,13 +4,30 @@
  *	  The command channel between a benchmark's leader and its workers
  *	  (bench_channel.h).
  *
- * The leader writes a command's parameters, then publishes the command
- * and its new sequence number together under the channel's spinlock; a
- * worker reads both under the same spinlock, so it can never take one
- * command under another's number (a worker that read the number, was
- * preempted and then read the next command would run it twice, or take
- * EXIT for a command it had already done).  The spinlock also orders the
- * parameters written before publishing before any worker's reads.
+ * Note about locking issues:
+ *
+ * - mutex, a spinlock, protects seq and cmd.  The leader publishes a
+ *   command and its new number together under it; a worker reads both
+ *   together under it, so it can never take one command under another's
+ *   number (a worker that read the number, was preempted and then read the
+ *   next command would run it twice, or take EXIT for a command it had
+ *   already done).  The spinlock also orders the command's parameters,
+ *   written before publishing, before any worker's reads of them.  Nothing
+ *   else is taken under it.  A spinlock cannot be asserted held: the two
+ *   functions that touch seq and cmd take it themselves.
+ * - done_seq[i], an atomic, is written by worker i alone, after a write
+ *   barrier: what it wrote for the leader before is seen by the leader,
+ *   which reads the slot after a read barrier once done_seq[i] is the
+ *   command's number.
+ * - abort, an atomic, is set by the leader alone; workers read it.
+ * - leader_pid, leader and nworkers are set by ou_chan_init before any
+ *   worker starts, and never change.
+ * - Who: publishing, waiting and aborting are the leader's, taking and
+ *   acknowledging a worker's (asserted).
+ *
+ * Lifetime: the channel lives in the run's DSM segment (bench_leader.c),
+ * which stays until the last of its processes detaches: the leader, which
+ * creates it before it starts the workers, and each worker, until it exits.
  *
  * Every command is acknowledged by every worker (also by those that take
  * no part in it) with its own number; the leader waits only for those that
@@ -117,6 +134,7 @@ ou_chan_publish(OuChan *ch, int cmd)
 {
 	uint32		seq;
 
+	Assert(ch->leader_pid == MyProcPid);
 	SpinLockAcquire(&ch->mutex);
 	ch->cmd = cmd;
 	seq = ++ch->seq;
@@ -160,6 +178,7 @@ ou_chan_wait(OuChan *ch, BackgroundWorkerHandle **handles, int only_worker,
 	uint32		seq;
 	int			cmd;
 
+	Assert(ch->leader_pid == MyProcPid);
 	ou_chan_current(ch, &seq, &cmd);
 	for (;;)
 	{
@@ -190,7 +209,11 @@ ou_chan_wait(OuChan *ch, BackgroundWorkerHandle **handles, int only_worker,
 				all_done = false;
 		}
 		if (all_done)
+		{
+			/* what the workers wrote before their acknowledgement */
+			pg_read_barrier();
 			return;
+		}
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 poll_ms, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
@@ -204,6 +227,7 @@ ou_chan_wait(OuChan *ch, BackgroundWorkerHandle **handles, int only_worker,
 void
 ou_chan_abort(OuChan *ch)
 {
+	Assert(ch->leader_pid == MyProcPid);
 	pg_atomic_write_u32(&ch->abort, 1);
 	ConditionVariableBroadcast(&ch->cv);
 }
@@ -262,6 +286,7 @@ ou_chan_wait_stopped(BackgroundWorkerHandle **handles, int n, int timeout_ms)
 bool
 ou_chan_next(OuChan *ch, uint32 *seen, int *cmd)
 {
+	Assert(ch->leader_pid != MyProcPid);
 	for (;;)
 	{
 		uint32		seq;
@@ -299,6 +324,7 @@ ou_chan_next(OuChan *ch, uint32 *seen, int *cmd)
 void
 ou_chan_ack(OuChan *ch, int me, uint32 seq)
 {
+	Assert(me >= 0 && me < ch->nworkers);
 	OU_CHAN_JITTER_POINT();
 	pg_write_barrier();
 	pg_atomic_write_u32(&ch->done_seq[me], seq);

@@ -24,6 +24,29 @@
  * and the cap (ordered_uuid.bench_max_workers) holds for runs that start
  * together.
  *
+ * The run's shared memory (bench_protocol.h) and who writes what when:
+ * - The leader creates the DSM segment and fills OuBenchShared before it
+ *   starts the workers.  It writes a command's parameters (OuBenchShared's
+ *   command fields, the text area) only between commands: after every
+ *   worker that took part in the previous one acknowledged it, before it
+ *   publishes the next.  The channel's spinlock orders them before the
+ *   workers' reads (bench_channel.c).
+ * - Worker i writes its own slot alone, but for rows_done, an atomic that
+ *   the leader zeroes before a RUN and reads at any time (progress).  pid
+ *   and proc are written once, when the worker has connected, proc first
+ *   with a write barrier between; running flags its RUN loop; the leader
+ *   reads these at any time, after a read barrier.  Every other field holds
+ *   a command's result, written before the worker acknowledges the command
+ *   and read by the leader only after the acknowledgement (with a read
+ *   barrier between: bench_channel.c).
+ * - No lock protects the header or the slots: the protocol fixes who
+ *   writes what when, and the barriers order the rest.
+ * - Lifetime: the segment stays until the last of its processes detaches:
+ *   the leader, at the end of the run (ou_bench_release) or of its
+ *   transaction or session (ou_bench_on_detach, which then stops the
+ *   workers), and each worker, when it exits.  A worker that finds the
+ *   segment gone, or the run aborted, exits at once.
+ *
  * The leader never runs SQL and never opens or locks a scratch relation,
  * so a worker dropping one can never wait for the leader.  It holds the
  * run lock (bench_protocol.h) from the start to the end of the run, so

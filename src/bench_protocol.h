@@ -18,7 +18,8 @@
  * statement holding a caller's generator expression: pg_catalog, the
  * extension's schema, then the caller's search_path).  OU_PATH_TOPLEVEL is
  * our own SQL too, run as a top-level utility statement instead of through
- * SPI: for VACUUM, which refuses to run inside a function.
+ * SPI: for VACUUM, which refuses to run inside a function.  Who writes what
+ * in the segment, and when: the top of bench_leader.c.
  *
  * IDENTIFICATION
  *	  src/bench_protocol.h

@@ -17,6 +17,10 @@
  * message queue (pq_redirect_to_shm_mq, as in a parallel worker), with the
  * leader's client_min_messages; an error ends the worker.
  *
+ * Shared memory (the rules: bench_leader.c): the worker writes only its own
+ * slot, the results of a command before it acknowledges it, and reads a
+ * command's parameters only after it took the command from the channel.
+ *
  * IDENTIFICATION
  *	  src/bench_worker.c
  *

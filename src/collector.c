@@ -32,6 +32,14 @@
  * the wall clock; a clock set back never stalls it for more than an
  * interval.
  *
+ * Locking (the rules: collector_shmem.c): sampling holds nothing of ours.
+ * The worker takes the collector's LWLock only in ou_collector_merge, with
+ * ou_lock_try_exclusive(), never waiting; the functions that add a round
+ * Assert that it is held exclusively.  ticks, worker_pid and worker_started
+ * are written under the spinlock mutex alone.  The rounds kept while the
+ * LWLock is not free (ou_pending) and the previous round's episodes are
+ * the worker's local memory.
+ *
  * IDENTIFICATION
  *	  src/collector.c
  *
@@ -247,7 +255,7 @@ ou_episode_seen(const OuEpisode *prev, int nprev, int pid, TimestampTz wait_star
 
 /*
  * ou_detail_add
- *		Count one sample in the detailed profile (LWLock held exclusively).
+ *		Count one sample in the detailed profile.
  */
 static void
 ou_detail_add(const OuWaitSample *s, int64 weight_us)
@@ -285,7 +293,7 @@ ou_detail_add(const OuWaitSample *s, int64 weight_us)
 /*
  * ou_history_add
  *		Write one sample into the history ring, over the oldest one when it
- *		is full (LWLock held exclusively).
+ *		is full.
  */
 static void
 ou_history_add(const OuWaitSample *s, TimestampTz now)
@@ -305,9 +313,9 @@ ou_history_add(const OuWaitSample *s, TimestampTz now)
 
 /*
  * ou_collector_round
- *		Add one round of samples (s[0..n)) to the shared tables (LWLock held
- *		exclusively).  Fills cur[] with this round's extension-lock episodes
- *		and returns how many.
+ *		Add one round of samples (s[0..n)) to the shared tables.  Fills
+ *		cur[] with this round's extension-lock episodes and returns how
+ *		many.
  */
 static int
 ou_collector_round(const OuWaitSample *s, int n, int64 weight_us, TimestampTz now,

@@ -159,42 +159,20 @@ typedef enum OuRetention
 } OuRetention;
 
 /*
- * Locking:
- *
- * lock (an LWLock) protects the tables, the ring and the fields of OuShared
- * below that are not named here.  Readers (the views, collector_info(),
- * collector_detail_info()) take it in shared mode with ou_lock_shared(),
- * which first waits while worker_wants_lock is set, for at most
- * OU_READER_YIELD_MS: LWLocks let a shared request pass a queued exclusive
- * one, so readers one after another would keep the worker out for good.
- * They copy what they need and release it before they build their rows.
- * ordered_uuid_reset() takes it exclusively and waits for it like any
- * backend.  The worker never waits for it: it takes it with
- * ou_lock_try_exclusive() (LWLockConditionalAcquire), and when that fails
- * it keeps the round's samples (bounded: collector.c) or the slice's split
- * counts (one slice: collector_wal.c) and tries again a millisecond later,
- * with worker_wants_lock set so that new readers let it in.  The functions
- * that change the tables Assert that it is held exclusively.
- *
- * Exceptions: mutex (a spinlock, held for a few instructions) protects
- * worker_pid, worker_started, ticks and wal_retention, which the worker
- * writes without the LWLock, so that its progress and its retention show
- * even while it cannot have the LWLock.  The history ring is copied without
- * the LWLock (collector_detail.c).  worker_wants_lock and resets are atomics
- * (resets: bumped by a reset under the LWLock, read by the worker without
- * it, to drop the rounds it kept from before the reset).  Fields that only
- * the worker writes (wal_reached) the worker reads without a lock.
+ * The collector's shared state.  Who may read or write which field, under
+ * which lock and in which order: "Note about locking issues" at the top of
+ * collector_shmem.c.  Fields not marked otherwise need lock.
  */
 typedef struct OuShared
 {
-	LWLock	   *lock;			/* protects the tables and the fields below
-								 * unless said otherwise (Locking:) */
-	slock_t		mutex;			/* protects worker_pid, worker_started,
-								 * ticks, wal_retention */
+	LWLock	   *lock;			/* protects the tables, the ring and the
+								 * fields below not marked otherwise; never
+								 * changes */
+	slock_t		mutex;			/* protects the fields marked (mutex) */
 	pg_atomic_uint32 worker_wants_lock; /* the worker failed to take lock */
 	pg_atomic_uint32 resets;	/* ordered_uuid_reset() calls */
 	int			worker_pid;		/* 0 while no worker runs (mutex) */
-	int			max_entries;	/* capacity of each table */
+	int			max_entries;	/* capacity of each table; never changes */
 	TimestampTz worker_started; /* (mutex) */
 	TimestampTz stats_reset;
 	uint64		ticks;			/* sampling rounds since reset (mutex) */
@@ -206,11 +184,13 @@ typedef struct OuShared
 	uint64		split_pruned;	/* entries of relfilenodes dropped in the WAL */
 	uint64		history_written;	/* samples written to the ring since reset */
 	XLogRecPtr	wal_start;		/* where the split counts begin (start or reset) */
-	XLogRecPtr	wal_reached;	/* how far it has read */
+	XLogRecPtr	wal_reached;	/* how far it has read (the worker alone
+								 * writes it) */
 	uint64		wal_records;	/* records read */
 	uint64		wal_skipped_bytes;	/* WAL recycled before it was read */
 	TimestampTz wal_caught_up;	/* when it last had read all the WAL on disk */
-	OuRetention wal_retention;	/* how it keeps the WAL it has not read (mutex) */
+	OuRetention wal_retention;	/* how it keeps the WAL it has not read
+								 * (mutex; the worker alone writes it) */
 } OuShared;
 
 /* how long a reader lets the worker in before it takes the lock all the same */
@@ -236,9 +216,10 @@ extern const char *ou_collector_state(int worker_pid);
 extern void ou_collector_notice_idle(void);
 extern void ou_lock_shared(void);
 extern bool ou_lock_try_exclusive(void);
+extern bool ou_am_collector_worker(void);
 #define OU_LOCKED_EXCLUSIVE() LWLockHeldByMeInMode(ou_shared->lock, LW_EXCLUSIVE)
 
-/* collector_evict.c: entering keys into the bounded tables, removing them (lock held) */
+/* collector_evict.c: entering keys into the bounded tables, removing them */
 extern void *ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 							OuTableCounters *counters, bool *found);
 extern uint64 ou_table_remove_if(HTAB *htab,
@@ -260,8 +241,7 @@ extern void ou_retain_advance(XLogRecPtr next_lsn);
 extern void ou_retain_end(OuRetention state);
 extern const char *ou_retention_name(OuRetention state);
 
-/* collector_walrel.c: the WAL per relation (the collector's LWLock held
- * exclusively for clear and flush) */
+/* collector_walrel.c: the WAL per relation */
 extern HTAB *ou_walrel_htab;
 extern OuWalRelTotals *ou_walrel_totals;
 extern Size ou_walrel_shmem_size(int max_entries);

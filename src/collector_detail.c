@@ -22,6 +22,12 @@
  * --, and wait_history, whose rows are single samples with their time,
  * leaves its samples out.
  *
+ * Locking (the rules: collector_shmem.c): the detailed profile and the
+ * counters are copied under the collector's LWLock in shared mode.  The
+ * history ring is copied without it, between two shared-mode reads of the
+ * count of samples written, and the slots the worker may have overwritten
+ * meanwhile are left out (ou_history_copy).
+ *
  * IDENTIFICATION
  *	  src/collector_detail.c
  *

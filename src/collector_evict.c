@@ -16,6 +16,12 @@
  * made room in) is counted as dropped.  A key seen again after its eviction
  * starts from zero: its counts cover the time since then.
  *
+ * Locking (the rules: collector_shmem.c): every function here changes a
+ * shared table, so the collector's LWLock must be held exclusively; each
+ * Asserts it.  Interrupts are held off while an LWLock is held: the
+ * CHECK_FOR_INTERRUPTS() in the loops are cheap no-ops until it is
+ * released.
+ *
  * IDENTIFICATION
  *	  src/collector_evict.c
  *
@@ -45,8 +51,8 @@ ou_victim_cmp(const void *a, const void *b)
 
 /*
  * ou_table_dealloc
- *		Remove the least recently used entries of a full table (the
- *		collector's LWLock held exclusively); returns how many.
+ *		Remove the least recently used entries of a full table; returns
+ *		how many.
  */
 static uint64
 ou_table_dealloc(HTAB *htab, Size used_offset)
@@ -92,8 +98,7 @@ ou_table_dealloc(HTAB *htab, Size used_offset)
  *		The entry of key in htab, entered (*found false, counts to be zeroed
  *		by the caller) or found, its last_used (at used_offset) set to a new
  *		tick of the clock; NULL, counted in counters->dropped by the caller's
- *		rule, only if no room could be made.  The collector's LWLock must be
- *		held exclusively.
+ *		rule, only if no room could be made.
  */
 void *
 ou_table_enter(HTAB *htab, const void *key, Size used_offset,
@@ -121,8 +126,7 @@ ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 /*
  * ou_table_remove_if
  *		Remove the entries of htab for which match(entry, arg) is true, or
- *		all of them when match is NULL; returns how many.  The collector's
- *		LWLock must be held exclusively.
+ *		all of them when match is NULL; returns how many.
  */
 uint64
 ou_table_remove_if(HTAB *htab, bool (*match) (const void *entry, const void *arg),

@@ -31,6 +31,14 @@
  * from 0, never on a timer: a slot an administrator frees, say to recreate a
  * standby's, stays free for them.
  *
+ * Locking: everything here runs in the worker, never under the collector's
+ * LWLock (asserted: it takes core's ReplicationSlotControlLock).  The worker
+ * alone writes OuShared.wal_retention, under the collector's spinlock mutex
+ * so that readers see it while the LWLock is busy, and reads it without
+ * (asserted: ou_am_collector_worker()).  The slot's restart_lsn is written
+ * under the slot's own spinlock, as a walsender does; core's functions take
+ * what else they need.
+ *
  * IDENTIFICATION
  *	  src/collector_retain.c
  *
@@ -89,6 +97,7 @@ ou_retain_why_not(void)
 		return OU_RETAIN_WAL_LEVEL;
 	if (max_replication_slots == 0)
 		return OU_RETAIN_NO_FREE_SLOT;
+	Assert(!LWLockHeldByMe(ou_shared->lock));
 	LWLockAcquire(ReplicationSlotControlLock, LW_SHARED);
 	if (SearchNamedReplicationSlot(OU_RETAIN_SLOT_NAME, false) != NULL)
 	{
@@ -153,6 +162,7 @@ ou_retain_begin(void)
 {
 	OuRetention state;
 
+	Assert(ou_am_collector_worker());
 	if (MyReplicationSlot != NULL)
 		return;
 	state = ou_retain_why_not();
@@ -170,6 +180,7 @@ ou_retain_begin(void)
 void
 ou_retain_end(OuRetention state)
 {
+	Assert(ou_am_collector_worker());
 	if (MyReplicationSlot != NULL)
 		ReplicationSlotRelease();	/* ephemeral: dropped */
 	ou_retain_set_state(state);
@@ -195,6 +206,8 @@ ou_retain_advance(XLogRecPtr next_lsn)
 	XLogSegNo	old_seg,
 				new_seg;
 
+	Assert(ou_am_collector_worker());
+	Assert(!LWLockHeldByMe(ou_shared->lock));
 	if (slot == NULL)
 	{
 		/* when the setting asks for a slot again; never on a timer */

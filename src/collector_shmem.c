@@ -5,19 +5,53 @@
  *	  on 15+, _PG_init on 14), its initialisation from shmem_startup_hook,
  *	  and the LWLock that guards it.
  *
- * Four fixed-size shared hash tables (ordered_uuid.max_entries entries
- * each, allocated at startup, never grown): the wait profile, the extension
- * lock statistics, the split counts and the WAL per relation
- * (collector_walrel.c).  A new key finds room by evicting
- * the least recently used entries of a full table (collector_evict.c).  Two more parts exist only when their settings
- * (all PGC_POSTMASTER, since they size this memory) ask for them: the
- * detailed wait profile, a fourth table of max_entries entries
- * (ordered_uuid.profile_queries or profile_pids on), and the history ring of
- * ordered_uuid.history_size samples (OuShared.history_written counts the
- * samples written; the ring holds the last history_size of them).  Who
- * takes the LWLock in which mode, and the exceptions, is the Locking:
- * paragraph above OuShared in collector.h; ou_lock_shared() and
- * ou_lock_try_exclusive() are the two ways in, for readers and the worker.
+ * Note about locking issues (the rules of every collector_*.c file):
+ *
+ * - ou_shared->lock, an LWLock of our own tranche, protects the shared
+ *   hash tables, the history ring, collector_walrel.c's totals and every
+ *   field of OuShared that is not named below.  Entering, changing or removing an entry, writing the ring
+ *   or a counter of OuShared needs it exclusively; reading needs it shared.
+ *   Only the worker and ordered_uuid_reset() write.  Every function that
+ *   writes Asserts that the lock is held exclusively (OU_LOCKED_EXCLUSIVE).
+ * - The worker never waits for the lock: it tries ou_lock_try_exclusive()
+ *   and, when that fails, keeps its work in local memory and tries again a
+ *   millisecond later (collector.c, collector_wal.c), with
+ *   worker_wants_lock set.  Readers enter through ou_lock_shared(), which
+ *   first waits while worker_wants_lock is set, at most OU_READER_YIELD_MS:
+ *   an LWLock lets a shared request pass a queued exclusive one, so readers
+ *   one after another would keep the worker out.  Readers copy what they
+ *   need and release the lock before they build rows.  ordered_uuid_reset()
+ *   takes it exclusively and waits like any backend.
+ * - mutex, a spinlock, protects worker_pid, worker_started, ticks and
+ *   wal_retention: the worker writes them without the LWLock, so that they
+ *   show while it cannot have it.  ordered_uuid_reset() zeroes ticks with
+ *   both held.  A spinlock cannot be asserted held: each function takes it
+ *   around the few instructions that touch these fields.
+ * - Order: the LWLock, then mutex; never the reverse.  Nothing else is taken
+ *   under mutex, and no other LWLock under ours.
+ * - No lock: worker_wants_lock and resets are atomics (resets is bumped by
+ *   a reset under the LWLock and read by the worker without it, to drop the
+ *   rounds it kept from before).  lock and max_entries never change after
+ *   startup.  Only the worker writes wal_reached and wal_retention, so it
+ *   reads them without a lock (asserted: ou_am_collector_worker()).
+ * - The history ring is copied without the lock, the count of samples
+ *   written read (shared) before and after (collector_detail.c): a reader
+ *   leaves out the slots overwritten meanwhile.
+ * - What a reader sees: each copy it makes under one hold (a table, or
+ *   collector_info()'s counters) is of one moment between two writers'
+ *   holds, and a writer adds a whole round or slice in one hold;
+ *   worker_pid, ticks and wal_retention are of a moment near it.
+ *
+ * Lifetime: everything is allocated once, in the main shared memory at
+ * server start (under AddinShmemInitLock), and lives until shutdown: four
+ * hash tables of ordered_uuid.max_entries entries each, never grown (the
+ * wait profile, the extension lock statistics, the split counts, the WAL
+ * per relation of collector_walrel.c), and two parts that only their
+ * settings create (all PGC_POSTMASTER, since they size this memory): the
+ * detailed wait profile, a fifth table (profile_queries or profile_pids
+ * on), and the ring of history_size samples.  A new key finds room by
+ * evicting the least recently used entries of a full table
+ * (collector_evict.c).
  *
  * IDENTIFICATION
  *	  src/collector_shmem.c
@@ -94,6 +128,7 @@ ou_init_table(const char *name, Size keysize, Size entrysize)
 {
 	HASHCTL		info;
 
+	Assert(LWLockHeldByMeInMode(AddinShmemInitLock, LW_EXCLUSIVE));
 	memset(&info, 0, sizeof(info));
 	info.keysize = keysize;
 	info.entrysize = entrysize;
@@ -223,6 +258,7 @@ ou_lock_shared(void)
 {
 	int			waited;
 
+	Assert(!LWLockHeldByMe(ou_shared->lock));
 	for (waited = 0; waited < OU_READER_YIELD_MS &&
 		 pg_atomic_read_u32(&ou_shared->worker_wants_lock) != 0; waited++)
 	{
@@ -239,11 +275,15 @@ ou_lock_shared(void)
  *		The worker's way to the LWLock: take it exclusively if it is free
  *		now, never wait.  When it is not, say so to the readers
  *		(worker_wants_lock, cleared once the worker has had it) and return
- *		false: the worker keeps its work and tries again soon.
+ *		false: the worker keeps its work and tries again soon.  The
+ *		worker's alone: a reader that set worker_wants_lock would make
+ *		every reader wait for nothing.
  */
 bool
 ou_lock_try_exclusive(void)
 {
+	Assert(!LWLockHeldByMe(ou_shared->lock));
+	Assert(ou_am_collector_worker());
 	if (!LWLockConditionalAcquire(ou_shared->lock, LW_EXCLUSIVE))
 	{
 		pg_atomic_write_u32(&ou_shared->worker_wants_lock, 1);
@@ -251,4 +291,21 @@ ou_lock_try_exclusive(void)
 	}
 	pg_atomic_write_u32(&ou_shared->worker_wants_lock, 0);
 	return true;
+}
+
+/*
+ * ou_am_collector_worker
+ *		Whether this process is the collector's worker, for the Asserts of
+ *		what only the worker may do.  Takes mutex: never call it with mutex
+ *		held.
+ */
+bool
+ou_am_collector_worker(void)
+{
+	bool		mine;
+
+	SpinLockAcquire(&ou_shared->mutex);
+	mine = ou_shared->worker_pid == MyProcPid;
+	SpinLockRelease(&ou_shared->mutex);
+	return mine;
 }

@@ -6,13 +6,18 @@
  *	  collector_info() and ordered_uuid_reset(), and the helpers that
  *	  collector_detail.c shares (the detailed profile and the history).
  *
- * Readers copy the shared tables under the collector's LWLock in shared mode
- * (ou_lock_shared: it lets the worker in first, see Locking: in
- * collector.h) and build their result after releasing it.  Visibility (other users'
- * details only for pg_read_all_stats): these tables hold no query text.
- * wait_profile, extend_lock_stats and index_split_stats hold no process or
- * role either, so the detail they protect is which database a row belongs
- * to -- a row of a database the caller may not CONNECT to is shown only to
+ * Locking (the rules: collector_shmem.c): readers copy the shared tables
+ * and counters under the collector's LWLock in shared mode (ou_lock_shared:
+ * it lets the worker in first), and the fields that the worker writes
+ * without the LWLock under the spinlock mutex, after releasing the LWLock;
+ * they build their rows with nothing held.  ordered_uuid_reset() takes the
+ * LWLock exclusively, and mutex within it to zero ticks.
+ *
+ * Visibility (other users' details only for pg_read_all_stats): these
+ * tables hold no query text.  wait_profile, extend_lock_stats and
+ * index_split_stats hold no process or role either, so the detail they
+ * protect is which database a row belongs to -- a row of a database the
+ * caller may not CONNECT to is shown only to
  * members of pg_read_all_stats (rows of processes without a database are
  * shown to everyone).  The detailed profile and the history follow the same
  * database rule and also carry each process's pid, role and query id:
@@ -419,7 +424,7 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	ne = hash_get_num_entries(ou_extend_htab);
 	ns = hash_get_num_entries(ou_split_htab);
 	LWLockRelease(ou_shared->lock);
-	/* what the worker writes without the LWLock (Locking: in collector.h) */
+	/* what the worker writes without the LWLock, under mutex alone */
 	SpinLockAcquire(&ou_shared->mutex);
 	copy.worker_pid = ou_shared->worker_pid;
 	copy.worker_started = ou_shared->worker_started;

@@ -11,13 +11,12 @@
  * position (after a server start), reads what is on disk in slices that end
  * at the next sampling deadline, and adds each slice's counts to the shared
  * table keyed by (database, tablespace, relfilenode).  It never waits for
- * the LWLock (Locking: in collector.h): when it is not free, the slice's
- * counts stay local and no more WAL is read until they are in, so at most
- * one slice waits; the slot's bound is applied all the same, before each
- * slice, every OU_WAL_CLOCK_EVERY records within one, and while a slice
- * waits.  A replication slot
- * keeps the WAL it has not read (collector_retain.c); WAL recycled before it
- * was read all the same (no slot, or behind by more than
+ * the LWLock: when it is not free, the slice's counts stay local and no
+ * more WAL is read until they are in, so at most one slice waits; the
+ * slot's bound is applied all the same, before each slice, every
+ * OU_WAL_CLOCK_EVERY records within one, and while a slice waits.  A
+ * replication slot keeps the WAL it has not read (collector_retain.c); WAL
+ * recycled before it was read all the same (no slot, or behind by more than
  * ordered_uuid.max_wal_keep_size) is skipped and counted
  * (collector_info().wal_skipped_bytes), never an error.  The relfilenode is
  * mapped to an index at read time.
@@ -41,6 +40,14 @@
  * counting starts afresh at the flush position: the entries counted before
  * are emptied (the splits made meanwhile are not counted, so they would not
  * be the splits since collector_info().wal_start), and wal_start moves there.
+ *
+ * Locking (the rules: collector_shmem.c): everything here runs in the
+ * worker.  It takes the collector's LWLock only with ou_lock_try_exclusive()
+ * (ou_splits_flush, ou_splits_follow_stop), and writes the split table and
+ * the wal_* fields of OuShared only under it; ou_splits_publish_open Asserts
+ * it.  wal_reached, which only the worker writes, it reads without a lock
+ * (ou_splits_open).  The scan, the slice's local counts and the dead
+ * relfilenodes are the worker's own memory.
  *
  * IDENTIFICATION
  *	  src/collector_wal.c
@@ -105,7 +112,7 @@ ou_splits_follow_stop(void)
 {
 	if (ou_wal_cxt == NULL)
 	{
-		/* publish the stop when the LWLock is free (Locking: in collector.h) */
+		/* publish the stop when the LWLock is free: never wait for it */
 		if (ou_stop_unpublished && ou_lock_try_exclusive())
 		{
 			ou_shared->wal_reached = InvalidXLogRecPtr;
@@ -187,11 +194,11 @@ ou_split_recency_cmp(const void *a, const void *b)
 
 /*
  * ou_splits_publish_open
- *		Publish the start of a scan opened since the last flush (LWLock
- *		held exclusively): on a server start, or when track_splits was
- *		turned back on, the table is emptied and wal_start moves to the
- *		start (what was counted before is not the splits since the new
- *		start, which misses those made while it was off).
+ *		Publish the start of a scan opened since the last flush: on a
+ *		server start, or when track_splits was turned back on, the table is
+ *		emptied and wal_start moves to the start (what was counted before
+ *		is not the splits since the new start, which misses those made
+ *		while it was off).
  */
 static void
 ou_splits_publish_open(void)
@@ -440,6 +447,7 @@ ou_splits_open(void)
 	MemoryContext oldcxt;
 	XLogRecPtr	start;
 
+	Assert(ou_am_collector_worker());
 	ou_retain_begin();
 
 	ou_wal_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid collector WAL",

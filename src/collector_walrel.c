@@ -23,12 +23,18 @@
  * dropped (relation_wal_info() says).
  *
  * The table is bounded like the split counts (ordered_uuid.max_entries, the
- * least recently used entries evicted: collector_evict.c), shares their
- * lock (a slice's local counts are added under the collector's LWLock held
- * exclusively, by the caller) and their pruning: the relfilenodes that a
- * commit or abort record drops, and the database directories that a drop
- * record removes, take their entries with them, their counts kept in the
- * pruned totals.
+ * least recently used entries evicted: collector_evict.c) and shares their
+ * pruning: the relfilenodes that a commit or abort record drops, and the
+ * database directories that a drop record removes, take their entries with
+ * them, their counts kept in the pruned totals.
+ *
+ * Locking (the rules: collector_shmem.c): the shared table and its totals
+ * are part of the collector's shared state, under its LWLock.  The worker
+ * writes them only while it holds the LWLock exclusively (ou_walrel_flush,
+ * called from collector_wal.c's flush), ordered_uuid_reset() likewise
+ * (ou_walrel_clear); each function that touches them Asserts it.  Readers
+ * copy them in shared mode (collector_walrel_views.c).  The slice's local
+ * counts are the worker's own memory, counted with no lock held.
  *
  * IDENTIFICATION
  *	  src/collector_walrel.c
@@ -66,8 +72,7 @@ ou_walrel_shmem_size(int max_entries)
 
 /*
  * ou_walrel_shmem_init
- *		Create or attach to the table and its totals (AddinShmemInitLock
- *		held by the caller).
+ *		Create or attach to the table and its totals, at startup.
  */
 void
 ou_walrel_shmem_init(int max_entries)
@@ -75,6 +80,7 @@ ou_walrel_shmem_init(int max_entries)
 	HASHCTL		info;
 	bool		found;
 
+	Assert(LWLockHeldByMeInMode(AddinShmemInitLock, LW_EXCLUSIVE));
 	ou_walrel_totals = ShmemInitStruct("ordered_uuid relation WAL totals",
 									   sizeof(OuWalRelTotals), &found);
 	if (!found)
@@ -88,8 +94,8 @@ ou_walrel_shmem_init(int max_entries)
 
 /*
  * ou_walrel_clear
- *		Empty the table and its totals (a reset, or the WAL followed afresh;
- *		the collector's LWLock held exclusively).
+ *		Empty the table and its totals (a reset, or the WAL followed
+ *		afresh).
  */
 void
 ou_walrel_clear(void)
@@ -200,6 +206,7 @@ ou_walrel_count(XLogReaderState *r, uint64 recno)
 static void
 ou_walrel_add_pruned(OuWalRelTotals *t, const OuWalRelEntry *e)
 {
+	Assert(OU_LOCKED_EXCLUSIVE());
 	t->pruned_records += e->records;
 	t->pruned_bytes += e->wal_bytes;
 	t->pruned_fpis += e->fpis;
@@ -210,8 +217,10 @@ ou_walrel_add_pruned(OuWalRelTotals *t, const OuWalRelEntry *e)
 static void
 ou_walrel_prune_key(HTAB *htab, const OuWalRelKey *key)
 {
-	OuWalRelEntry *e = hash_search(htab, key, HASH_FIND, NULL);
+	OuWalRelEntry *e;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
+	e = hash_search(htab, key, HASH_FIND, NULL);
 	if (e == NULL)
 		return;
 	ou_walrel_add_pruned(ou_walrel_totals, e);
@@ -237,6 +246,7 @@ ou_walrel_prune_dirs(HTAB *htab, const OuRelFileLocator *dirs, int ndirs)
 	HASH_SEQ_STATUS seq;
 	OuWalRelEntry *e;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	hash_seq_init(&seq, htab);
 	while ((e = hash_seq_search(&seq)) != NULL)
 	{
@@ -261,6 +271,7 @@ ou_walrel_prune(const OuRelFileLocator *dead, int ndead,
 	int			i;
 	int			fork;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	for (i = 0; i < ndead; i++)
 		for (fork = 0; fork <= MAX_FORKNUM; fork++)
 		{
@@ -298,6 +309,7 @@ ou_walrel_flush_entry(const OuWalRelEntry *l, TimestampTz now)
 	OuWalRelEntry *e;
 	bool		found;
 
+	Assert(OU_LOCKED_EXCLUSIVE());
 	e = ou_table_enter(ou_walrel_htab, &l->key, offsetof(OuWalRelEntry, last_used),
 					   &ou_walrel_totals->table, &found);
 	if (e == NULL)
@@ -323,8 +335,7 @@ ou_walrel_flush_entry(const OuWalRelEntry *l, TimestampTz now)
  *		Add the slice's counts to the shared table, after pruning the
  *		relfilenodes that died in the slice (dead) and the directories that
  *		went (dead_dirs), the least recently used first (so that an eviction
- *		the slice causes takes the right entries).  The collector's LWLock
- *		must be held exclusively.
+ *		the slice causes takes the right entries).
  */
 void
 ou_walrel_flush(const OuRelFileLocator *dead, int ndead,

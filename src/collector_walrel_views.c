@@ -6,6 +6,10 @@
  *	  totals of relation_wal_info(), with the visibility rules of the other
  *	  views (collector_views.c).
  *
+ * Locking (the rules: collector_shmem.c): the table and its totals are
+ * copied under the collector's LWLock in shared mode, and the rows built
+ * after it is released.
+ *
  * IDENTIFICATION
  *	  src/collector_walrel_views.c
  *

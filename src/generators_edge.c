@@ -37,7 +37,15 @@
  * Where the words live: in the main shared memory when the library is
  * preloaded, else (PostgreSQL 17+) in a named DSM segment that the first
  * session to ask creates.  PostgreSQL 14-16 without preload have no place
- * for them: every session then fills.
+ * for them: every session then fills.  Either lives until the server stops
+ * (core's DSM registry pins its segments).
+ *
+ * Locking: none.  Each word is an atomic, changed only by compare-and-
+ * exchange, so a session that lost a race reads the winner's word and
+ * decides again; a reader sees a word as some session last published it,
+ * never a torn one.  The words are initialised before any session can see them:
+ * under AddinShmemInitLock at startup, or inside GetNamedDSMSegment, which
+ * initialises a new segment before it hands it out.
  *
  * IDENTIFICATION
  *	  src/generators_edge.c

@@ -341,6 +341,24 @@ ou_find_first_record(OuWalScan *scan)
 }
 
 /*
+ * ou_resume_lsn
+ *		Where reading goes on after the last record read, which ended at
+ *		lsn.  XLogBeginRead takes a record's start (14 and 15 assert it; 16
+ *		and later also take a page's start): a record that ends at a page
+ *		boundary, as a WAL switch record does at its segment's end, leaves
+ *		the next one after that page's header, where core's reader itself
+ *		goes on (the long header on a segment's first page).
+ */
+static XLogRecPtr
+ou_resume_lsn(XLogRecPtr lsn)
+{
+	if (lsn % XLOG_BLCKSZ != 0)
+		return lsn;
+	return lsn + (XLogSegmentOffset(lsn, wal_segment_size) == 0 ?
+				  SizeOfXLogLongPHD : SizeOfXLogShortPHD);
+}
+
+/*
  * Read the next record (see walscan.h for the statuses).
  */
 OuWalScanStatus
@@ -366,7 +384,7 @@ ou_wal_scan_next(OuWalScan *scan)
 		{
 			if (scan->need_begin)
 			{
-				XLogBeginRead(state, scan->next_lsn);
+				XLogBeginRead(state, ou_resume_lsn(scan->next_lsn));
 				scan->need_begin = false;
 			}
 			rec = XLogReadRecord(state, &errormsg);

@@ -83,7 +83,7 @@ typedef struct OuWalScan
 	/* private */
 	bool		skip_removed;
 	bool		need_find;		/* locate the first record at/after find_lsn */
-	bool		need_begin;		/* XLogBeginRead(next_lsn) before reading */
+	bool		need_begin;		/* XLogBeginRead at next_lsn before reading */
 	XLogRecPtr	find_lsn;
 	bool		page_end;		/* page_read hit the end of available WAL */
 	bool		page_removed;	/* page_read hit a missing segment */

@@ -71,7 +71,10 @@ PG_FUNCTION_INFO_V1(ou_extension_lock);
  *
  * Takes rel's extension lock and returns holding it until the transaction
  * block ends.  An isolation spec holds the lock this way across steps, so
- * that the tester sees the inserts that queue behind it as blocked.
+ * that the tester sees the inserts that queue behind it as blocked.  Until
+ * then the session must take no other heavyweight lock, not even by
+ * opening a relation: core asserts that no process holding an extension
+ * lock does.
  */
 Datum
 ou_extension_lock(PG_FUNCTION_ARGS)
