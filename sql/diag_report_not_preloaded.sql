@@ -48,6 +48,44 @@ SET ROLE regress_report_plain;
 SELECT scenario, relation, finding
   FROM write_path_report() WHERE relation::text LIKE 'rpt\_%';
 RESET ROLE;
+-- No code of a table's owner runs as the caller.  A domain's CHECK (the
+-- key's type, cast from pg_stats' text) and a row security policy call a
+-- function that counts its calls; the rows are interleaved, as above, so
+-- both tables would be read.  Keys of a type that is not core's own are not
+-- judged, and a table with a policy is not read by a role it applies to.
+CREATE SEQUENCE rpt_owner_code_calls;
+GRANT USAGE, SELECT ON SEQUENCE rpt_owner_code_calls TO PUBLIC;
+CREATE FUNCTION rpt_owner_code(int) RETURNS boolean LANGUAGE plpgsql SET search_path = public AS $$
+BEGIN
+	PERFORM nextval('rpt_owner_code_calls');
+	RETURN true;
+END $$;
+CREATE DOMAIN rpt_grp AS int CHECK (rpt_owner_code(VALUE));
+CREATE TABLE rpt_domain (grp rpt_grp, seq int, pad text);
+INSERT INTO rpt_domain SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX ON rpt_domain (grp);
+ANALYZE rpt_domain;
+CREATE TABLE rpt_policy (grp int, seq int, pad text);
+INSERT INTO rpt_policy SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX ON rpt_policy (grp);
+ANALYZE rpt_policy;
+ALTER TABLE rpt_policy ENABLE ROW LEVEL SECURITY;
+CREATE POLICY rpt_policy_read ON rpt_policy FOR SELECT USING (rpt_owner_code(grp));
+GRANT SELECT ON rpt_domain, rpt_policy TO regress_report_plain;
+SELECT last_value AS calls_before FROM rpt_owner_code_calls \gset
+SELECT scenario, relation, finding
+  FROM write_path_report() WHERE relation IN ('rpt_domain'::regclass, 'rpt_policy'::regclass)
+ ORDER BY relation::text;
+SET ROLE regress_report_plain;
+SELECT count(*) AS plain_findings
+  FROM write_path_report() WHERE relation = 'rpt_domain'::regclass OR scenario IS NOT NULL AND relation = 'rpt_policy'::regclass;
+RESET ROLE;
+SELECT last_value = :calls_before AS owner_code_never_ran FROM rpt_owner_code_calls;
+DROP TABLE rpt_domain, rpt_policy;
+DROP DOMAIN rpt_grp;
+DROP FUNCTION rpt_owner_code(int);
+DROP SEQUENCE rpt_owner_code_calls;
+
 DROP OWNED BY regress_report_plain;
 DROP ROLE regress_report_plain;
 DROP TABLE rpt_interleaved, rpt_unanalyzed;

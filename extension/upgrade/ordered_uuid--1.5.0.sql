@@ -517,7 +517,10 @@ GRANT SELECT ON extend_lock_waits TO PUBLIC;
 -- hidden in C), pg_stats (columns the caller may SELECT) and the catalog.
 -- The only rows it reads are those of S4's sample: at most the 5 most common
 -- keys of a candidate index, at most 50,000 estimated rows, through the
--- index.  What it cannot see (the collector not loaded or not running, its
+-- index, from the table alone (ONLY: no child of another owner), with
+-- row_security off (a table with a policy is an error, skipped: a policy's
+-- expression is its owner's code), and only for keys of built-in types.
+-- What it cannot see (the collector not loaded or not running, its
 -- statistics reset less than an hour ago, a table never analyzed) is a row
 -- of its own, after the findings.  severity (value / threshold) ranks the
 -- findings.
@@ -528,6 +531,7 @@ CREATE FUNCTION write_path_report(
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
+SET row_security = off
 AS $fn$
 DECLARE
 	ext text;
@@ -694,6 +698,10 @@ BEGIN
 		  JOIN pg_class c ON c.oid = i.indrelid AND c.relkind IN ('r', 'm')
 		  JOIN pg_namespace n ON n.oid = c.relnamespace
 		  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+		  -- a built-in base type: its input and equality are core's, where a
+		  -- domain's CHECK or a type of a role's own would run its code as the caller
+		  JOIN pg_type t ON t.oid = a.atttypid AND t.typtype = 'b'
+					   AND t.typnamespace = 'pg_catalog'::regnamespace
 		  LEFT JOIN pg_stats st ON st.schemaname = n.nspname AND st.tablename = c.relname
 							   AND st.attname = a.attname AND NOT st.inherited
 		 WHERE NOT i.indisunique AND i.indisvalid
@@ -721,7 +729,7 @@ BEGIN
 			EXECUTE format(
 				'SELECT count(*), sum(g.n), sum(g.nb), sum(ceil(g.n / $2))'
 				'  FROM (SELECT count(*)::numeric AS n, count(DISTINCT ((ctid::text)::point)[0]::int8) AS nb'
-				'          FROM %1$s WHERE %2$I = ANY ($1::%3$s[]) GROUP BY %2$I) g',
+				'          FROM ONLY %1$s WHERE %2$I = ANY ($1::%3$s[]) GROUP BY %2$I) g',
 				cand.tbl::regclass, cand.attname, cand.typ)
 			INTO nkeys, rows_read, blocks_read, ideal
 			USING (SELECT array_agg(v) FROM (
