@@ -102,14 +102,17 @@ DROP TABLE made, src;
 \endif
 SELECT :'placed' AS placed;
 
--- Two processes, 4,096 apart, each with 50,000 keys or more (on 14 and 15
--- the leader also writes every row into the table, so how the rows split
--- between it and its worker varies from run to run: one run of 14 left one
--- of them under half a million), made at the same time (the clocks of their lowest and highest keys overlap);
--- their stripes are their process numbers, which share the low 12 bits.
+-- Two processes, 4,096 apart, each with keys, made at the same time (the
+-- clocks of their lowest and highest keys overlap); their stripes are their
+-- process numbers, which share the low 12 bits.  How many keys each makes
+-- is not asserted: on 14 and 15 the leader also writes every row into the
+-- table and makes a key only when its worker's queue is empty, so its share
+-- depends on the machine's load (one run of 14 left it under half a
+-- million keys, one of 15 under 50,000).  The million keys together, made
+-- over the same moments, are what the check below needs.
 SELECT count(*) AS processes,
 	   max(p) - min(p) AS apart,
-	   min(n) >= 50000 AS each_many_keys,
+	   min(n) > 0 AS each_made_keys,
 	   max((pg_temp.fields(lowest)).clock_us) < min((pg_temp.fields(highest)).clock_us) AS made_at_the_same_time,
 	   bool_and((pg_temp.fields(lowest)).stripe = p AND (pg_temp.fields(highest)).stripe = p) AS stripe_is_the_process_number
 FROM (SELECT p, count(*) AS n, min(u::text COLLATE "C")::uuid AS lowest,
