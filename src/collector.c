@@ -58,7 +58,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 #include "waitsample.h"
 

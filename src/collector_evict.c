@@ -29,7 +29,7 @@
  */
 #include "postgres.h"
 
-#include "collector.h"
+#include "collector_defs.h"
 
 /* the share of a full table evicted at once */
 #define OU_EVICT_PERCENT	5

@@ -56,7 +56,7 @@
 #include "storage/spin.h"
 #include "utils/guc.h"
 
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 #include "walscan.h"
 

@@ -67,7 +67,7 @@
 #include "storage/latch.h"
 #include "storage/shmem.h"
 
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 
 #define OU_TRANCHE "ordered_uuid"

@@ -46,7 +46,7 @@
 #include "utils/wait_event.h"
 
 #include "citus.h"
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 #include "walscan.h"
 #include "util.h"

@@ -48,7 +48,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 
 HTAB	   *ou_walrel_htab = NULL;

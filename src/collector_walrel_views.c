@@ -25,7 +25,7 @@
 #include "utils/pg_lsn.h"
 
 #include "citus.h"
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 #include "walscan.h"
 

@@ -14,7 +14,7 @@
 #include "miscadmin.h"
 
 #include "bench.h"
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 #include "generators.h"
 

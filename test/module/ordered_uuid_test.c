@@ -57,7 +57,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#include "collector.h"
+#include "collector_defs.h"
 #include "compat.h"
 #include "generators.h"
 #include "walscan.h"

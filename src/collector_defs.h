@@ -1,19 +1,21 @@
 /*-------------------------------------------------------------------------
  *
- * collector.h
+ * collector_defs.h
  *	  The collector (loaded through shared_preload_libraries): its shared
  *	  state (collector_shmem.c), settings and worker (collector.c), split
  *	  counts from the WAL (collector_wal.c), the WAL per relation
  *	  (collector_walrel.c) and SQL-callable views (collector_views.c,
- *	  collector_detail.c, collector_walrel_views.c).
+ *	  collector_detail.c, collector_walrel_views.c).  The declarations belong to
+ *	  all of these files alike: collector.c is one user among them, not
+ *	  their owner.
  *
  * IDENTIFICATION
- *	  src/collector.h
+ *	  src/collector_defs.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef ORDERED_UUID_COLLECTOR_H
-#define ORDERED_UUID_COLLECTOR_H
+#ifndef ORDERED_UUID_COLLECTOR_DEFS_H
+#define ORDERED_UUID_COLLECTOR_DEFS_H
 
 #include "access/xlogdefs.h"
 #include "datatype/timestamp.h"
@@ -293,4 +295,4 @@ extern void ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize,
 extern void ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
 							 Datum *values, bool *nulls);
 
-#endif							/* ORDERED_UUID_COLLECTOR_H */
+#endif							/* ORDERED_UUID_COLLECTOR_DEFS_H */
