@@ -20,14 +20,16 @@
 # 3. catch-up: sample_interval set to 1 s by a reload (so that sampling costs
 #    next to nothing), the worker stopped (SIGSTOP), ROWS rows of random uuid
 #    keys (one INSERT ... SELECT) write the WAL, a CHECKPOINT and a second
-#    batch add full-page images, the worker is continued, and the CPU time it
-#    takes to catch up is its cost for that WAL.
-# CPU time is utime + stime from /proc (10 ms ticks), not wall time: a busy
-# machine slows both builds alike but does not add to either.  Then
-# pg_get_wal_stats() (PG 15+) reads the same range in a backend, whose CPU
-# time is measured the same way.  Prints one line per run (with the 1-minute
-# load average at its end) and the medians (min-max); the runs are in
-# DIR/runs.
+#    batch add full-page images; then the worker is continued and, at the
+#    same moment, pg_get_wal_stats() (PG 15+) reads the same range in a
+#    backend, both pinned to one CPU (taskset), so that whatever slows one
+#    (another job, a slower core) slows the other: each one's CPU time for
+#    that WAL, and their ratio, are the catch-up's figures.
+# CPU time is utime + stime from /proc (10 ms ticks) for the idle and load
+# phases, and the scheduler's run time (/proc/PID/schedstat, ns) for the
+# catch-up; not wall time: a busy machine slows both builds alike but does
+# not add to either.  Prints one line per run (with the 1-minute load
+# average at its end) and the medians (min-max); the runs are in DIR/runs.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$OU_ROOT"
@@ -107,7 +109,7 @@ run() {
 		max_wal_size=4GB wal_keep_size=4GB autovacuum=off
 	q "CREATE EXTENSION ordered_uuid VERSION '1.3.0'" >/dev/null
 	[ "$major" -lt 15 ] || q "CREATE EXTENSION pg_walinspect" >/dev/null
-	local wpid lsn0 lsn1 t0 t1 ws=0 il rec0
+	local wpid lsn0 lsn1 cw ws il rec0
 	wpid=$(q "SELECT worker_pid FROM collector_info()")
 	il=$(idle_load "$wpid")
 	q "ALTER SYSTEM SET ordered_uuid.sample_interval = 1000" >/dev/null
@@ -115,40 +117,40 @@ run() {
 	q "CREATE TABLE c (id uuid PRIMARY KEY, v int)" >/dev/null
 	caught_up
 	kill -STOP "$wpid"
-	t0=$(ou_proc_cpu_ticks "$wpid")
 	lsn0=$(q "SELECT wal_reached FROM collector_info()")
 	rec0=$(q "SELECT wal_records FROM collector_info()")
 	q "INSERT INTO c SELECT gen_random_uuid(), g FROM generate_series(1, $rows) g" >/dev/null
 	q "CHECKPOINT" >/dev/null
 	q "INSERT INTO c SELECT gen_random_uuid(), g FROM generate_series(1, $rows) g" >/dev/null
 	lsn1=$(q "SELECT pg_current_wal_flush_lsn()")
-	kill -CONT "$wpid"
-	for _ in $(seq 1 3000); do
-		[ "$(q "SELECT wal_reached >= '$lsn1' FROM collector_info()")" = t ] && break
-		sleep 0.1
-	done
-	t1=$(ou_proc_cpu_ticks "$wpid")
-	if [ "$major" -ge 15 ]; then
-		# a backend of its own: read its CPU ticks around the call
-		ws=$(python3 - "$lsn0" "$lsn1" "$hz" <<'PY'
-import subprocess, sys, os, time
-lsn0, lsn1, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
+	read -r cw ws < <(python3 - "$lsn0" "$lsn1" "$wpid" "$major" <<'PY'
+import subprocess, sys, time
+lsn0, lsn1, wpid, major = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 p = subprocess.Popen(["psql", "-XAtq"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 def ask(sql):
     p.stdin.write(sql + "\n"); p.stdin.flush(); return p.stdout.readline().strip()
+def ns(pid):
+    with open("/proc/%s/schedstat" % pid) as f:
+        return int(f.read().split()[0])
 pid = ask("SELECT pg_backend_pid();")
-def ticks():
-    with open("/proc/%s/stat" % pid) as f:
-        s = f.read().rsplit(")", 1)[1].split()
-    return int(s[11]) + int(s[12])
-ask("SELECT 1;")
-t0 = ticks(); ask("SELECT sum(count) FROM pg_get_wal_stats('%s', '%s');" % (lsn0, lsn1)); t1 = ticks()
+# both readers on one CPU at the same time: what slows one slows the other
+for x in (wpid, pid):
+    subprocess.run(["taskset", "-p", "-c", "0", x], stdout=subprocess.DEVNULL, check=True)
+w0, b0 = ns(wpid), ns(pid)
+subprocess.run(["kill", "-CONT", wpid], check=True)
+if major >= 15:
+    ask("SELECT sum(count) FROM pg_get_wal_stats('%s', '%s');" % (lsn0, lsn1))
+b1 = ns(pid)
+for _ in range(1500):
+    if ask("SELECT wal_reached >= '%s' FROM collector_info();" % lsn1) == "t":
+        break
+    time.sleep(0.2)
+w1 = ns(wpid)
 p.stdin.close(); p.wait()
-print("%.2f" % ((t1 - t0) / hz))
+print("%.3f %s" % ((w1 - w0) / 1e9, "%.3f" % ((b1 - b0) / 1e9) if major >= 15 else "0"))
 PY
 )
-	fi
-	printf '%s %s %s %s %s %s %s\n' "$1" "$(ticks_s "$t0" "$t1")" "$ws" \
+	printf '%s %s %s %s %s %s %s\n' "$1" "$cw" "$ws" \
 		"$(q "SELECT round(pg_wal_lsn_diff('$lsn1', '$lsn0') / 1048576)")" \
 		"$(q "SELECT wal_records - $rec0 FROM collector_info()")" "$il" "$(cut -d' ' -f1 /proc/loadavg)"
 }
@@ -169,5 +171,8 @@ for b in "AB":
         v = sorted(float(r[i]) for r in rows if r[0] == b and len(r) > i and r[i] != "-")
         if v:
             out.append("%s %s (%s-%s)" % (name, *("%.12g" % x for x in (statistics.median(v), v[0], v[-1]))))
+    ratios = sorted(float(r[1]) / float(r[2]) for r in rows if r[0] == b and float(r[2]) > 0)
+    if ratios:
+        out.append("worker / pg_get_wal_stats %.2f (%.2f-%.2f)" % (statistics.median(ratios), ratios[0], ratios[-1]))
     print("%s: %s" % (b, ", ".join(out)))
 PY

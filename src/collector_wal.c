@@ -100,7 +100,7 @@ static bool ou_in_dead_dir(const void *entry, const void *arg);
 /* a few records at least per slice, so a busy sampler still makes progress */
 #define OU_WAL_MIN_RECORDS 256
 /* check the clock and the slot's bound every this many records */
-#define OU_WAL_CLOCK_EVERY 64
+#define OU_WAL_CLOCK_EVERY 512
 
 /*
  * ou_splits_follow_stop
@@ -502,10 +502,23 @@ ou_splits_follow(TimestampTz deadline)
 	oldcxt = MemoryContextSwitchTo(ou_wal_cxt);
 	while ((st = ou_wal_scan_next(ou_scan)) == OU_WAL_RECORD)
 	{
-		ou_splits_count(ou_local, ou_scan->reader, (uint64) nrec);
-		ou_walrel_count(ou_scan->reader, (uint64) nrec);
-		ou_splits_note_dead(ou_local, ou_scan->reader);
-		ou_splits_note_dead_dirs(ou_local, ou_scan->reader);
+		XLogReaderState *r = ou_scan->reader;
+
+		/* what matters here is in three resource managers' records */
+		switch (XLogRecGetRmid(r))
+		{
+			case RM_BTREE_ID:
+				if (ou_wal_btree_split_record(r))
+					ou_splits_count(ou_local, r, (uint64) nrec);
+				break;
+			case RM_XACT_ID:
+				ou_splits_note_dead(ou_local, r);
+				break;
+			case RM_DBASE_ID:
+				ou_splits_note_dead_dirs(ou_local, r);
+				break;
+		}
+		ou_walrel_count(r, (uint64) nrec);
 		if (++nrec % OU_WAL_CLOCK_EVERY != 0)
 			continue;
 		/* a long slice under heavy writes: the bound holds meanwhile */

@@ -60,6 +60,24 @@ static HTAB *ou_walrel_local = NULL;
 static OuWalRelTotals ou_walrel_slice;
 
 /*
+ * The slice's entries counted last, so that most block references find
+ * theirs without hashing: a record's relations are mostly those of the
+ * records just before it (a heap insert, then its index's, then the next
+ * heap insert).  Dynahash never moves an entry, so a pointer holds until
+ * the entry is removed or the table destroyed: ou_walrel_forget_recent()
+ * then.
+ */
+#define OU_WALREL_RECENT 8
+static OuWalRelEntry *ou_walrel_recent[OU_WALREL_RECENT];
+static int	ou_walrel_recent_next = 0;
+
+static void ou_walrel_forget_recent(void);
+
+/* a key is hashed as bytes and built field by field: no padding in it */
+StaticAssertDecl(sizeof(OuWalRelKey) == 3 * sizeof(Oid) + sizeof(int32),
+				 "OuWalRelKey has padding");
+
+/*
  * ou_walrel_shmem_size
  *		Bytes of the table and its totals (part of the collector's request).
  */
@@ -113,37 +131,64 @@ ou_walrel_clear(void)
 void
 ou_walrel_discard_local(void)
 {
+	ou_walrel_forget_recent();
 	if (ou_walrel_local != NULL)
 		hash_destroy(ou_walrel_local);
 	ou_walrel_local = NULL;
 	memset(&ou_walrel_slice, 0, sizeof(ou_walrel_slice));
 }
 
+/* forget the slice's entries counted last (before any leaves the table) */
+static void
+ou_walrel_forget_recent(void)
+{
+	memset(ou_walrel_recent, 0, sizeof(ou_walrel_recent));
+	ou_walrel_recent_next = 0;
+}
+
+static inline bool
+ou_walrel_key_equal(const OuWalRelKey *a, const OuWalRelKey *b)
+{
+	return a->loc.relNumber == b->loc.relNumber && a->loc.dbOid == b->loc.dbOid &&
+		a->loc.spcOid == b->loc.spcOid && a->forknum == b->forknum;
+}
+
+/* the slice's table of counts, created empty */
+static void
+ou_walrel_local_create(void)
+{
+	HASHCTL		info;
+
+	if (ou_walrel_cxt == NULL)
+		ou_walrel_cxt = AllocSetContextCreate(TopMemoryContext,
+											  "ordered_uuid collector relation WAL",
+											  ALLOCSET_DEFAULT_SIZES);
+	memset(&info, 0, sizeof(info));
+	info.keysize = sizeof(OuWalRelKey);
+	info.entrysize = sizeof(OuWalRelEntry);
+	info.hcxt = ou_walrel_cxt;
+	ou_walrel_local = hash_create("ordered_uuid collector relation WAL", 64, &info,
+								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
 /* the slice's entry of key, entered zeroed if new */
-static OuWalRelEntry *
+static inline OuWalRelEntry *
 ou_walrel_local_entry(const OuWalRelKey *key)
 {
 	OuWalRelEntry *e;
 	bool		found;
+	int			i;
 
+	for (i = 0; i < OU_WALREL_RECENT; i++)
+		if (ou_walrel_recent[i] != NULL && ou_walrel_key_equal(&ou_walrel_recent[i]->key, key))
+			return ou_walrel_recent[i];
 	if (ou_walrel_local == NULL)
-	{
-		HASHCTL		info;
-
-		if (ou_walrel_cxt == NULL)
-			ou_walrel_cxt = AllocSetContextCreate(TopMemoryContext,
-												  "ordered_uuid collector relation WAL",
-												  ALLOCSET_DEFAULT_SIZES);
-		memset(&info, 0, sizeof(info));
-		info.keysize = sizeof(OuWalRelKey);
-		info.entrysize = sizeof(OuWalRelEntry);
-		info.hcxt = ou_walrel_cxt;
-		ou_walrel_local = hash_create("ordered_uuid collector relation WAL", 64, &info,
-									  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	}
+		ou_walrel_local_create();
 	e = hash_search(ou_walrel_local, key, HASH_ENTER, &found);
 	if (!found)
 		memset((char *) e + sizeof(OuWalRelKey), 0, sizeof(OuWalRelEntry) - sizeof(OuWalRelKey));
+	ou_walrel_recent[ou_walrel_recent_next] = e;
+	ou_walrel_recent_next = (ou_walrel_recent_next + 1) % OU_WALREL_RECENT;
 	return e;
 }
 
@@ -151,18 +196,21 @@ ou_walrel_local_entry(const OuWalRelKey *key)
  * ou_walrel_count
  *		Count the current record in the slice (see the file header for who
  *		gets what); recno orders the slice's entries by their last use.
+ *		It runs for every record the worker reads: no call into core, and a
+ *		hash lookup only for a relation not among the recent ones.
  */
 void
 ou_walrel_count(XLogReaderState *r, uint64 recno)
 {
-	OuWalRelKey seen[XLR_MAX_BLOCK_ID + 1];
+	OuWalRelEntry *seen[XLR_MAX_BLOCK_ID + 1];
 	int			nseen = 0;
 	int			id;
+	int			max_id = OU_REC_MAX_BLOCK_ID(r);
 	uint32		len = XLogRecGetTotalLen(r);
 
 	ou_walrel_slice.records++;
 	ou_walrel_slice.wal_bytes += len;
-	for (id = 0; id <= OU_REC_MAX_BLOCK_ID(r); id++)
+	for (id = 0; id <= max_id; id++)
 	{
 		OuWalRelKey key;
 		ForkNumber	fork;
@@ -170,29 +218,29 @@ ou_walrel_count(XLogReaderState *r, uint64 recno)
 		OuWalRelEntry *e;
 		int			i;
 
-		memset(&key, 0, sizeof(key));
 		if (!ou_rec_block_tag(r, (uint8) id, &key.loc, &fork, &blk))
 			continue;
 		key.forknum = (int32) fork;
 		e = ou_walrel_local_entry(&key);
 		e->last_used = recno;
-		for (i = 0; i < nseen; i++)
-			if (memcmp(&seen[i], &key, sizeof(key)) == 0)
-				break;
+		/* one entry a key: the first block reference of its relation fork? */
+		for (i = 0; i < nseen && seen[i] != e; i++)
+			;
 		if (i == nseen)
 		{
-			/* the first block reference of its relation fork in the record */
-			seen[nseen++] = key;
+			seen[nseen++] = e;
 			e->records++;
 			if (nseen == 1)
 				e->wal_bytes += len;
 		}
 		if (XLogRecHasBlockImage(r, id))
 		{
+			uint32		img = OU_REC_BLOCK_IMAGE_LEN(r, id);
+
 			e->fpis++;
-			e->fpi_bytes += OU_REC_BLOCK_IMAGE_LEN(r, id);
+			e->fpi_bytes += img;
 			ou_walrel_slice.fpis++;
-			ou_walrel_slice.fpi_bytes += OU_REC_BLOCK_IMAGE_LEN(r, id);
+			ou_walrel_slice.fpi_bytes += img;
 		}
 	}
 	if (nseen == 0)
@@ -272,6 +320,7 @@ ou_walrel_prune(const OuRelFileLocator *dead, int ndead,
 	int			fork;
 
 	Assert(OU_LOCKED_EXCLUSIVE());
+	ou_walrel_forget_recent();
 	for (i = 0; i < ndead; i++)
 		for (fork = 0; fork <= MAX_FORKNUM; fork++)
 		{
@@ -367,6 +416,7 @@ ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
 		pfree(order);
 		hash_destroy(ou_walrel_local);
 		ou_walrel_local = NULL;
+		ou_walrel_forget_recent();
 	}
 	t->records += ou_walrel_slice.records;
 	t->wal_bytes += ou_walrel_slice.wal_bytes;

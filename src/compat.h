@@ -209,34 +209,34 @@ ou_xlog_determine_timeline(XLogReaderState *state, XLogRecPtr page, uint32 len,
 
 /*
  * Identity of block reference "id" of the current record; false if the
- * record has no such block reference.
+ * record has no such block reference.  Read from the decoded block in
+ * place (what XLogRecGetBlockTag does, without the call): the collector
+ * asks it for every block of every record.
  */
+#if PG_VERSION_NUM >= 160000
+#define OU_REC_BLOCK_FILE(b)			(&(b)->rlocator)
+#else
+#define OU_REC_BLOCK_FILE(b)			(&(b)->rnode)
+#endif
+
 static inline bool
 ou_rec_block_tag(XLogReaderState *r, uint8 id, OuRelFileLocator *loc,
 				 ForkNumber *fork, BlockNumber *blk)
 {
-#if PG_VERSION_NUM >= 160000
-	RelFileLocator l;
-#else
-	RelFileNode l;
-#endif
+	DecodedBkpBlock *b;
 
+	if ((int) id > OU_REC_MAX_BLOCK_ID(r))
+		return false;
 #if PG_VERSION_NUM >= 150000
-	if (!XLogRecGetBlockTagExtended(r, id, &l, fork, blk, NULL))
-		return false;
+	b = XLogRecGetBlock(r, id);
 #else
-	if (!XLogRecGetBlockTag(r, id, &l, fork, blk))
+	b = &r->blocks[id];
+#endif
+	if (!b->in_use)
 		return false;
-#endif
-#if PG_VERSION_NUM >= 160000
-	loc->spcOid = l.spcOid;
-	loc->dbOid = l.dbOid;
-	loc->relNumber = l.relNumber;
-#else
-	loc->spcOid = l.spcNode;
-	loc->dbOid = l.dbNode;
-	loc->relNumber = l.relNode;
-#endif
+	ou_relfile_copy(loc, OU_REC_BLOCK_FILE(b));
+	*fork = b->forknum;
+	*blk = b->blkno;
 	return true;
 }
 

@@ -57,6 +57,8 @@
 #ifndef ORDERED_UUID_WALSCAN_H
 #define ORDERED_UUID_WALSCAN_H
 
+#include "access/nbtxlog.h"
+#include "access/rmgr.h"
 #include "utils/hsearch.h"
 
 #include "compat.h"
@@ -121,6 +123,20 @@ extern void ou_wal_bad_record(XLogReaderState *r, const char *what, size_t need)
  */
 extern OuSplitKind ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc,
 										   uint32 *level);
+
+/*
+ * Whether the current record is of a kind ou_wal_btree_split_kind reads (a
+ * split or a new root): a reader of every record asks this first, inline.
+ */
+static inline bool
+ou_wal_btree_split_record(XLogReaderState *r)
+{
+	uint8		info = XLogRecGetInfo(r) & ~XLR_INFO_MASK;
+
+	return XLogRecGetRmid(r) == RM_BTREE_ID &&
+		(info == XLOG_BTREE_SPLIT_L || info == XLOG_BTREE_SPLIT_R ||
+		 info == XLOG_BTREE_NEWROOT);
+}
 
 /*
  * B-tree split counts per index (relation file), as hash table entries keyed
