@@ -13,6 +13,12 @@
  * with core's XLogFindNextRecord from 15 on (compat.h).  Every record's main
  * data is checked for length before it is decoded.
  *
+ * Whole pages are read ahead, up to OU_READ_AHEAD_PAGES in one read, so that
+ * a reader of every page (the collector) makes one read call for many pages
+ * instead of one a page.  Only pages wholly below the WAL available are kept
+ * (a page wholly flushed, or replayed, never changes), and each read is
+ * checked against segment removal as a single page's is.
+ *
  * IDENTIFICATION
  *	  src/walscan.c
  *
@@ -33,11 +39,18 @@
 
 #include "walscan.h"
 
+#define OU_READ_AHEAD_PAGES 16
+
 /* Private state kept next to the public struct. */
 typedef struct OuWalScanPriv
 {
 	OuWalScan	pub;
 	MemoryContextCallback cb;	/* frees the reader when the context goes */
+	/* pages read ahead: ahead_len bytes from ahead_start, of ahead_tli */
+	char	   *ahead;			/* OU_READ_AHEAD_PAGES pages, or NULL */
+	XLogRecPtr	ahead_start;
+	uint32		ahead_len;		/* 0: none */
+	TimeLineID	ahead_tli;
 } OuWalScanPriv;
 
 static int	ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
@@ -187,6 +200,39 @@ ou_page_removed(OuWalScan *scan, XLogSegNo segno, TimeLineID tli)
 }
 
 /*
+ * Copy the page at page of timeline tli into buf from the pages read ahead;
+ * false if it is not among them.
+ */
+static bool
+ou_read_ahead_copy(OuWalScanPriv *priv, XLogRecPtr page, TimeLineID tli, char *buf)
+{
+	if (priv->ahead_len == 0 || priv->ahead_tli != tli ||
+		page < priv->ahead_start || page + XLOG_BLCKSZ > priv->ahead_start + priv->ahead_len)
+		return false;
+	memcpy(buf, priv->ahead + (page - priv->ahead_start), XLOG_BLCKSZ);
+	return true;
+}
+
+/*
+ * How many bytes to read ahead from page: the whole pages below upto, at
+ * most OU_READ_AHEAD_PAGES, within page's segment; 0 when page itself is
+ * not whole below upto (it is read alone: its end may still change).
+ */
+static uint32
+ou_read_ahead_len(XLogReaderState *state, XLogRecPtr page, XLogRecPtr upto)
+{
+	XLogRecPtr	whole = upto - upto % XLOG_BLCKSZ;
+	uint64		len;
+
+	if (page + XLOG_BLCKSZ > whole)
+		return 0;
+	len = Min(whole - page, (uint64) OU_READ_AHEAD_PAGES * XLOG_BLCKSZ);
+	len = Min(len, (uint64) (state->segcxt.ws_segsize -
+							 XLogSegmentOffset(page, state->segcxt.ws_segsize)));
+	return (uint32) len;
+}
+
+/*
  * page_read callback: like read_local_xlog_page, but never waits.  Returns
  * -1 (and sets page_end) when the requested bytes are not on disk yet (or
  * lie beyond end_lsn), -1 and page_removed when the segment is gone.
@@ -196,12 +242,14 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 			 XLogRecPtr targetRecPtr, char *cur_page)
 {
 	OuWalScan  *scan = (OuWalScan *) state->private_data;
+	OuWalScanPriv *priv = (OuWalScanPriv *) scan;
 	TimeLineID	curtli;
 	TimeLineID	tli;
 	XLogRecPtr	upto;
 	XLogSegNo	segno;
 	WALReadError errinfo;
 	int			count;
+	uint32		ahead;
 
 	CHECK_FOR_INTERRUPTS();
 
@@ -229,6 +277,9 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 	}
 	else
 		count = upto - targetPagePtr;
+
+	if (ou_read_ahead_copy(priv, targetPagePtr, tli, cur_page))
+		return count;
 
 	/*
 	 * Open the segment ourselves (WALRead then finds it open), so that a
@@ -261,7 +312,17 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 		state->seg.ws_tli = tli;
 	}
 
-	if (!WALRead(state, cur_page, targetPagePtr, XLOG_BLCKSZ, tli, &errinfo))
+	ahead = ou_read_ahead_len(state, targetPagePtr, upto);
+	if (ahead > 0)
+	{
+		if (priv->ahead == NULL)
+			priv->ahead = MemoryContextAlloc(GetMemoryChunkContext(priv),
+											 OU_READ_AHEAD_PAGES * XLOG_BLCKSZ);
+		priv->ahead_len = 0;
+		if (!WALRead(state, priv->ahead, targetPagePtr, ahead, tli, &errinfo))
+			WALReadRaiseError(&errinfo);
+	}
+	else if (!WALRead(state, cur_page, targetPagePtr, XLOG_BLCKSZ, tli, &errinfo))
 		WALReadRaiseError(&errinfo);
 
 	/*
@@ -275,6 +336,13 @@ ou_page_read(XLogReaderState *state, XLogRecPtr targetPagePtr, int reqLen,
 		close(state->seg.ws_file);
 		state->seg.ws_file = -1;
 		return ou_page_removed(scan, segno, tli);
+	}
+	if (ahead > 0)
+	{
+		priv->ahead_start = targetPagePtr;
+		priv->ahead_len = ahead;
+		priv->ahead_tli = tli;
+		memcpy(cur_page, priv->ahead, XLOG_BLCKSZ);
 	}
 	return count;
 }
@@ -359,10 +427,84 @@ ou_resume_lsn(XLogRecPtr lsn)
 }
 
 /*
- * Read the next record (see walscan.h for the statuses).
+ * After XLogReadRecord returned no record: OU_WAL_END or OU_WAL_REMOVED to
+ * return, or OU_WAL_RECORD to read on (the scan jumped over removed WAL and
+ * is to find the first record after it).
  */
-OuWalScanStatus
-ou_wal_scan_next(OuWalScan *scan)
+static OuWalScanStatus
+ou_wal_scan_no_record(OuWalScan *scan, const char *errormsg)
+{
+	XLogReaderState *state = scan->reader;
+
+	if (scan->page_removed)
+	{
+		XLogSegNo	oldest = XLogGetLastRemovedSegno() + 1;
+		XLogRecPtr	from = scan->need_find ? scan->find_lsn : scan->next_lsn;
+		XLogRecPtr	to;
+
+		XLogSegNoOffsetToRecPtr(scan->missing_segno, 0, wal_segment_size,
+								scan->removed_lsn);
+		if (!scan->skip_removed)
+		{
+			/* Retry from the same place if called again. */
+			if (!scan->need_find)
+				scan->need_begin = true;
+			return OU_WAL_REMOVED;
+		}
+		/* Jump to the oldest segment still there, and find a record. */
+		if (oldest <= scan->missing_segno)
+			oldest = scan->missing_segno + 1;
+		XLogSegNoOffsetToRecPtr(oldest, 0, wal_segment_size, to);
+		scan->segments_skipped += oldest - scan->missing_segno;
+		if (to > from)
+			scan->bytes_skipped += to - from;
+		scan->need_find = true;
+		scan->need_begin = false;
+		scan->find_lsn = to;
+		scan->next_lsn = to;
+		return OU_WAL_RECORD;
+	}
+	if (scan->page_end)
+	{
+		if (!scan->need_find)
+			scan->need_begin = true;
+		return OU_WAL_END;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("could not read WAL at %X/%X%s%s",
+					LSN_FORMAT_ARGS(state->EndRecPtr),
+					errormsg ? ": " : "", errormsg ? errormsg : "")));
+	pg_unreachable();
+}
+
+/*
+ * Take the record just read as the current one, unless it ends past
+ * end_lsn (pg_walinspect's rule: only records that end at or before it).
+ */
+static inline OuWalScanStatus
+ou_wal_scan_take(OuWalScan *scan)
+{
+	XLogReaderState *state = scan->reader;
+
+	scan->need_find = false;
+	if (!XLogRecPtrIsInvalid(scan->end_lsn) && state->EndRecPtr > scan->end_lsn)
+	{
+		/* Not returned: a later call starts again at its (known) start. */
+		scan->next_lsn = state->ReadRecPtr;
+		scan->need_begin = true;
+		return OU_WAL_END;
+	}
+	scan->record_lsn = state->ReadRecPtr;
+	scan->next_lsn = state->EndRecPtr;
+	scan->records++;
+	scan->record_bytes += XLogRecGetTotalLen(state);
+	return OU_WAL_RECORD;
+}
+
+/* ou_wal_scan_next when a record must be found, or reading begun again */
+static pg_noinline OuWalScanStatus
+ou_wal_scan_next_slow(OuWalScan *scan)
 {
 	XLogReaderState *state = scan->reader;
 
@@ -373,6 +515,7 @@ ou_wal_scan_next(OuWalScan *scan)
 	{
 		XLogRecord *rec;
 		char	   *errormsg = NULL;
+		OuWalScanStatus st;
 
 		CHECK_FOR_INTERRUPTS();
 		scan->page_end = false;
@@ -389,67 +532,36 @@ ou_wal_scan_next(OuWalScan *scan)
 			}
 			rec = XLogReadRecord(state, &errormsg);
 		}
-
-		if (rec == NULL)
-		{
-			if (scan->page_removed)
-			{
-				XLogSegNo	oldest = XLogGetLastRemovedSegno() + 1;
-				XLogRecPtr	from = scan->need_find ? scan->find_lsn : scan->next_lsn;
-				XLogRecPtr	to;
-
-				XLogSegNoOffsetToRecPtr(scan->missing_segno, 0, wal_segment_size,
-										scan->removed_lsn);
-				if (!scan->skip_removed)
-				{
-					/* Retry from the same place if called again. */
-					if (!scan->need_find)
-						scan->need_begin = true;
-					return OU_WAL_REMOVED;
-				}
-				/* Jump to the oldest segment still there, and find a record. */
-				if (oldest <= scan->missing_segno)
-					oldest = scan->missing_segno + 1;
-				XLogSegNoOffsetToRecPtr(oldest, 0, wal_segment_size, to);
-				scan->segments_skipped += oldest - scan->missing_segno;
-				if (to > from)
-					scan->bytes_skipped += to - from;
-				scan->need_find = true;
-				scan->need_begin = false;
-				scan->find_lsn = to;
-				scan->next_lsn = to;
-				continue;
-			}
-			if (scan->page_end)
-			{
-				if (!scan->need_find)
-					scan->need_begin = true;
-				return OU_WAL_END;
-			}
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("could not read WAL at %X/%X%s%s",
-							LSN_FORMAT_ARGS(state->EndRecPtr),
-							errormsg ? ": " : "", errormsg ? errormsg : "")));
-		}
-
-		scan->need_find = false;
-
-		/* Only records that end at or before end_lsn (pg_walinspect's rule). */
-		if (!XLogRecPtrIsInvalid(scan->end_lsn) && state->EndRecPtr > scan->end_lsn)
-		{
-			/* Not returned: a later call starts again at its (known) start. */
-			scan->next_lsn = state->ReadRecPtr;
-			scan->need_begin = true;
-			return OU_WAL_END;
-		}
-
-		scan->record_lsn = state->ReadRecPtr;
-		scan->next_lsn = state->EndRecPtr;
-		scan->records++;
-		scan->record_bytes += XLogRecGetTotalLen(state);
-		return OU_WAL_RECORD;
+		if (rec != NULL)
+			return ou_wal_scan_take(scan);
+		st = ou_wal_scan_no_record(scan, errormsg);
+		if (st != OU_WAL_RECORD)
+			return st;
 	}
+}
+
+/*
+ * Read the next record (see walscan.h for the statuses).  The common case,
+ * reading on from the record before, is kept short: the collector calls
+ * this for every record it follows.
+ */
+OuWalScanStatus
+ou_wal_scan_next(OuWalScan *scan)
+{
+	XLogRecord *rec;
+	char	   *errormsg = NULL;
+	OuWalScanStatus st;
+
+	if (scan->reader == NULL || scan->need_find || scan->need_begin)
+		return ou_wal_scan_next_slow(scan);
+	CHECK_FOR_INTERRUPTS();
+	scan->page_end = false;
+	scan->page_removed = false;
+	rec = XLogReadRecord(scan->reader, &errormsg);
+	if (likely(rec != NULL))
+		return ou_wal_scan_take(scan);
+	st = ou_wal_scan_no_record(scan, errormsg);
+	return st == OU_WAL_RECORD ? ou_wal_scan_next_slow(scan) : st;
 }
 
 /*
