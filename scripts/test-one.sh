@@ -48,8 +48,12 @@ ou_pgtap "$pg_config"
 
 ou_log "[$label] pg_regress"
 ou_server_start "$pg_config" "$dir" "$port"
-make -s installcheck PG_CONFIG="$pg_config" ||
-	show_diffs "make installcheck" regression.diffs output_iso/regression.diffs
+# pg_regress and pg_isolation_regress apart: make installcheck stops at the
+# first that fails, so one failed suite would hide the specs
+make -s installcheck PG_CONFIG="$pg_config" ISOLATION= ||
+	show_diffs "make installcheck (pg_regress)" regression.diffs
+make -s installcheck PG_CONFIG="$pg_config" REGRESS= ||
+	show_diffs "make installcheck (isolation)" output_iso/regression.diffs
 
 ou_log "[$label] pgTAP"
 psql -qX -v ON_ERROR_STOP=1 -c 'DROP DATABASE IF EXISTS ou_tap' -c 'CREATE DATABASE ou_tap'

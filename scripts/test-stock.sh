@@ -109,8 +109,11 @@ diffs() {
 }
 
 ou_log "[$label] make installcheck, as the user postgres"
-(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGHOST="$sock" PGPORT="$port" make -s installcheck PG_CONFIG="$pg_config") ||
-	diffs "make installcheck"
+# pg_regress and pg_isolation_regress apart (make stops at the first that fails)
+(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGHOST="$sock" PGPORT="$port" make -s installcheck PG_CONFIG="$pg_config" ISOLATION=) ||
+	diffs "make installcheck (pg_regress)"
+(cd "$work/src" && ou_as_postgres "${postgres_env[@]}" PGHOST="$sock" PGPORT="$port" make -s installcheck PG_CONFIG="$pg_config" REGRESS=) ||
+	diffs "make installcheck (isolation)"
 
 ou_log "[$label] pgxn check -d $dbname, as the user postgres"
 ou_sudo rm -f "$work/src/regression.diffs" "$work/src/output_iso/regression.diffs"
