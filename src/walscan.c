@@ -590,7 +590,7 @@ ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level
 	ForkNumber	fork;
 	BlockNumber blk;
 
-	if (XLogRecGetRmid(r) != RM_BTREE_ID)
+	if (!ou_wal_btree_split_record(r))
 		return OU_SPLIT_NONE;
 	info = XLogRecGetInfo(r) & ~XLR_INFO_MASK;
 	if (info == XLOG_BTREE_SPLIT_L || info == XLOG_BTREE_SPLIT_R)
@@ -604,8 +604,9 @@ ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level
 		lvl = xlrec.level;
 		kind = (lvl == 0) ? OU_SPLIT_LEAF : OU_SPLIT_UPPER;
 	}
-	else if (info == XLOG_BTREE_NEWROOT)
+	else
 	{
+		/* XLOG_BTREE_NEWROOT */
 		xl_btree_newroot xlrec;
 
 		if (XLogRecGetDataLen(r) < SizeOfBtreeNewroot)
@@ -617,8 +618,6 @@ ou_wal_btree_split_kind(XLogReaderState *r, OuRelFileLocator *loc, uint32 *level
 			return OU_SPLIT_NONE;	/* first root of an empty index */
 		kind = OU_SPLIT_ROOT;
 	}
-	else
-		return OU_SPLIT_NONE;
 
 	if (!ou_rec_block_tag(r, 0, loc, &fork, &blk))
 		return OU_SPLIT_NONE;	/* cannot happen for these records */
