@@ -132,19 +132,31 @@ typedef struct OuWalRelEntry
 	uint64		last_used;
 } OuWalRelEntry;
 
-/* what the relation rows add up to, and what is not in them */
+/*
+ * What the relation rows add up to, and what is not in them: for each of
+ * relation_records, wal_bytes, fpis and fpi_bytes, the rows plus the records
+ * without block references, the pruned and the evicted counts equal the
+ * total (collector_walrel.c).
+ */
 typedef struct OuWalRelTotals
 {
 	uint64		records;		/* records read */
 	uint64		wal_bytes;		/* their total length */
 	uint64		fpis;
 	uint64		fpi_bytes;
+	uint64		relation_records;	/* records counted once per relation fork
+									 * they name (once if none) */
 	uint64		no_block_records;	/* records without block references */
 	uint64		no_block_bytes;
 	uint64		pruned_records; /* counts of entries pruned with their relfilenodes */
 	uint64		pruned_bytes;
 	uint64		pruned_fpis;
 	uint64		pruned_fpi_bytes;
+	uint64		evicted_records;	/* counts of entries evicted, or dropped,
+									 * for lack of room */
+	uint64		evicted_bytes;
+	uint64		evicted_fpis;
+	uint64		evicted_fpi_bytes;
 	OuTableCounters table;		/* dropped: records */
 } OuWalRelTotals;
 
@@ -222,8 +234,12 @@ extern bool ou_am_collector_worker(void);
 #define OU_LOCKED_EXCLUSIVE() LWLockHeldByMeInMode(ou_shared->lock, LW_EXCLUSIVE)
 
 /* collector_evict.c: entering keys into the bounded tables, removing them */
+typedef void (*OuEvictHook) (const void *entry);
 extern void *ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 							OuTableCounters *counters, bool *found);
+extern void *ou_table_enter_extended(HTAB *htab, const void *key, Size used_offset,
+									 OuTableCounters *counters, bool *found,
+									 OuEvictHook evicting);
 extern uint64 ou_table_remove_if(HTAB *htab,
 								 bool (*match) (const void *entry, const void *arg),
 								 const void *arg);
