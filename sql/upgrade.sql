@@ -184,6 +184,16 @@ CREATE VIEW my_writes AS SELECT relation FROM explain_writes('SELECT 1');
 ALTER EXTENSION ordered_uuid UPDATE;
 DROP VIEW my_writes;
 DROP EXTENSION ordered_uuid;
+-- the update to 1.5.2 says the same of relation_wal_info(), which gains the
+-- counts of evicted entries
+CREATE EXTENSION ordered_uuid VERSION '1.5.0';
+CREATE VIEW my_walrel AS SELECT wal_bytes FROM relation_wal_info();
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_walrel;
+ALTER EXTENSION ordered_uuid UPDATE;
+CREATE VIEW my_walrel AS SELECT wal_bytes, evicted_bytes FROM relation_wal_info();
+DROP VIEW my_walrel;
+DROP EXTENSION ordered_uuid;
 \set SHOW_CONTEXT errors
 
 \c :"origdb"
