@@ -66,7 +66,9 @@ ISOLATION_OPTS = --load-extension=$(EXTENSION)
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
 # collector's (the library preloaded; collector_churn with 4,000 cycles of DDL
 # churn; collector_walrel without autovacuum), diag_minimal (wal_level = minimal),
-# diag_report (write_path_report's scenarios, the library preloaded), generators_striped_reuse (two
+# diag_report (write_path_report's scenarios, the library preloaded),
+# diag_report_owner_code (the report against a hostile table owner, with a
+# small lock table), generators_striped_reuse (two
 # connection slots) and generators_striped_procs (about 8,300 process
 # slots).  make installcheck-preload runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
