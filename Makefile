@@ -60,18 +60,21 @@ REGRESS_OPTS = --load-extension=$(EXTENSION)
 # ISOLATION: isolation specs (specs/NAME.spec, expected/NAME.out) for what
 # needs a forced interleaving of sessions; make installcheck runs them after
 # REGRESS.
-ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_concurrent bench_interrupts bench_overlap bench_lock_wait bench_cap_race
+ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_concurrent diag_report_locks bench_interrupts bench_overlap bench_lock_wait bench_cap_race
 ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
 # collector's (the library preloaded; collector_churn with 4,000 cycles of DDL
 # churn; collector_walrel without autovacuum), diag_minimal (wal_level = minimal),
-# diag_report (write_path_report's scenarios, the library preloaded), generators_striped_reuse (two
+# diag_report (write_path_report's scenarios, the library preloaded),
+# diag_report_owner_code (the report against a hostile table owner, with a
+# small lock table), generators_striped_reuse (two
 # connection slots) and generators_striped_procs (about 8,300 process
 # slots).  make installcheck-preload runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
 # initdb, it must not run as root.
 PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn collector_walrel diag_minimal diag_report \
+	diag_report_owner_code \
 	generators_striped_reuse generators_striped_procs
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
 # expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,

@@ -425,6 +425,27 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 	ShmemInitHash((name), (nelems), (nelems), (info), (flags))
 #endif
 
+/*----
+ * Diagnostics (diag_scatter.c).
+ *----
+ */
+
+/*
+ * ou_index_beginscan(heap, index, snapshot, nkeys): a plain index scan
+ * without ORDER BY keys, as systable_beginscan starts one (an
+ * instrumentation argument from 18, scan options from 19).
+ */
+#if PG_VERSION_NUM >= 190000
+#define ou_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0, SO_NONE)
+#elif PG_VERSION_NUM >= 180000
+#define ou_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
+#else
+#define ou_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), (nkeys), 0)
+#endif
+
 /*
  * Generators (generators_striped.c).
  *
