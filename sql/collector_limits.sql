@@ -4,7 +4,9 @@
 -- ring of 8 samples (sql/collector_limits.conf, make installcheck-preload).
 -- A new key evicts the least recently used entry of a full table (counted
 -- as evicted, nothing dropped), the ring overwrites its oldest samples;
--- nothing grows, nothing crashes, reset frees the entries.
+-- nothing grows, nothing crashes, reset frees the entries.  The WAL per
+-- relation keeps its evicted entries' counts: its parts still add up to the
+-- WAL read, which on PG15+ is pg_walinspect's count of it.
 --
 \i sql/include/collector_helpers.sql
 
