@@ -133,6 +133,22 @@ SELECT state, keys, rows, capped FROM index_key_scatter('rpt_stale_grp_idx', 5, 
 SELECT state, rows <= 50000 AS at_most_50000, capped FROM index_key_scatter('rpt_stale_grp_idx');
 DROP TABLE rpt_stale;
 
+-- index_key_scatter() counts visible rows only: fetched from the heap, or,
+-- on a page that the visibility map says is all visible, without a fetch
+-- (as an index-only scan).  Half the rows of every group deleted: half the
+-- rows and blocks; after VACUUM, the same from the map.
+CREATE TABLE rpt_vm (grp int, seq int, pad text) WITH (autovacuum_enabled = off);
+INSERT INTO rpt_vm SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX ON rpt_vm (grp);
+ANALYZE rpt_vm;
+SELECT keys, rows, heap_blocks FROM index_key_scatter('rpt_vm_grp_idx');
+DELETE FROM rpt_vm WHERE seq % 200 < 100;
+SELECT keys, rows, heap_blocks FROM index_key_scatter('rpt_vm_grp_idx');
+VACUUM rpt_vm;
+SELECT relallvisible = relpages AS all_visible FROM pg_class WHERE oid = 'rpt_vm'::regclass;
+SELECT keys, rows, heap_blocks FROM index_key_scatter('rpt_vm_grp_idx');
+DROP TABLE rpt_vm;
+
 -- index_key_scatter() refuses what it cannot read without running code
 -- that is not core's, and bad arguments, with the SQLSTATE
 \set VERBOSITY sqlstate

@@ -21,7 +21,9 @@
  *	 predicate, on a plain table or materialized view, is read: its
  *	 comparisons are then core's own functions (a role cannot add members to
  *	 an operator family of pg_catalog, nor create a type there);
- * - the heap is only fetched (visibility), never a column decoded.
+ * - the heap is only fetched to tell whether a row is visible, and not even
+ *	 that on a page the visibility map says is all visible (as an index-only
+ *	 scan does); no column is decoded.
  *
  * It reads what pg_stats would show the caller: SELECT on the key column,
  * and nothing of a table whose row-level security applies to the caller
@@ -52,6 +54,7 @@
 #include "access/relscan.h"
 #include "access/skey.h"
 #include "access/tableam.h"
+#include "access/visibilitymap.h"
 #include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
@@ -256,6 +259,31 @@ ou_block_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* An index scan of the sample, and the visibility map page it last read. */
+typedef struct OuScatterScan
+{
+	Relation	heap;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	Buffer		vmbuffer;
+} OuScatterScan;
+
+/*
+ * ou_scatter_visible
+ *		Is the row of the index entry just read visible?  As an index-only
+ *		scan does: a row on a page that the visibility map says is all
+ *		visible is, without a heap fetch (the common case on a vacuumed
+ *		table); any other is fetched.  Either way the row stays on the index
+ *		entry's block (a HOT chain does not leave its page).
+ */
+static bool
+ou_scatter_visible(OuScatterScan *ss, ItemPointer tid)
+{
+	if (VM_ALL_VISIBLE(ss->heap, ItemPointerGetBlockNumber(tid), &ss->vmbuffer))
+		return true;
+	return index_fetch_heap(ss->scan, ss->slot);
+}
+
 /*
  * ou_scatter_read_key
  *		Read one key's index entries, at most *budget of them, and add its
@@ -263,28 +291,28 @@ ou_block_cmp(const void *a, const void *b)
  *		fill packed to out.  Allocates in the current (per-key) context.
  */
 static void
-ou_scatter_read_key(IndexScanDesc scan, TupleTableSlot *slot, ScanKey skey,
-					int64 *budget, OuScatter *out)
+ou_scatter_read_key(OuScatterScan *ss, ScanKey skey, int64 *budget, OuScatter *out)
 {
 	int64		size = Min(*budget, (int64) 1024);
 	BlockNumber *blocks = palloc(sizeof(BlockNumber) * size);
+	ItemPointer tid;
 	int64		n = 0,
 				distinct = 0,
 				i;
 
-	index_rescan(scan, skey, 1, NULL, 0);
-	while (*budget > 0 && index_getnext_tid(scan, ForwardScanDirection) != NULL)
+	index_rescan(ss->scan, skey, 1, NULL, 0);
+	while (*budget > 0 && (tid = index_getnext_tid(ss->scan, ForwardScanDirection)) != NULL)
 	{
 		CHECK_FOR_INTERRUPTS();
 		(*budget)--;
-		if (!index_fetch_heap(scan, slot))
+		if (!ou_scatter_visible(ss, tid))
 			continue;
 		if (n == size)
 		{
 			size *= 2;
 			blocks = repalloc_huge(blocks, sizeof(BlockNumber) * size);
 		}
-		blocks[n++] = ItemPointerGetBlockNumber(&slot->tts_tid);
+		blocks[n++] = ItemPointerGetBlockNumber(tid);
 	}
 	if (*budget == 0)
 		out->capped = true;
@@ -313,8 +341,7 @@ ou_scatter_sample(Relation heap, Relation index, const OuScatterKey *key,
 	HeapTuple	stats;
 	AttStatsSlot mcv;
 	AttStatsSlot corr;
-	IndexScanDesc scan;
-	TupleTableSlot *slot;
+	OuScatterScan ss;
 	ScanKeyData skey;
 	MemoryContext keycxt,
 				old;
@@ -363,8 +390,10 @@ ou_scatter_sample(Relation heap, Relation index, const OuScatterKey *key,
 		elog(ERROR, "statistics of index column have type %u, not %u", mcv.valuetype, key->typid);
 
 	snapshot = RegisterSnapshot(GetTransactionSnapshot());
-	scan = ou_index_beginscan(heap, index, snapshot, 1);
-	slot = table_slot_create(heap, NULL);
+	ss.heap = heap;
+	ss.scan = ou_index_beginscan(heap, index, snapshot, 1);
+	ss.slot = table_slot_create(heap, NULL);
+	ss.vmbuffer = InvalidBuffer;
 	keycxt = AllocSetContextCreate(CurrentMemoryContext, "index_key_scatter key", ALLOCSET_DEFAULT_SIZES);
 	for (i = 0; i < mcv.nvalues && out->keys < max_keys && budget > 0; i++)
 	{
@@ -375,13 +404,15 @@ ou_scatter_sample(Relation heap, Relation index, const OuScatterKey *key,
 		ScanKeyEntryInitialize(&skey, 0, 1, BTEqualStrategyNumber, InvalidOid,
 							   key->collation, key->eqproc, mcv.values[i]);
 		old = MemoryContextSwitchTo(keycxt);
-		ou_scatter_read_key(scan, slot, &skey, &budget, out);
+		ou_scatter_read_key(&ss, &skey, &budget, out);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(keycxt);
 	}
 	MemoryContextDelete(keycxt);
-	ExecDropSingleTupleTableSlot(slot);
-	index_endscan(scan);
+	if (BufferIsValid(ss.vmbuffer))
+		ReleaseBuffer(ss.vmbuffer);
+	ExecDropSingleTupleTableSlot(ss.slot);
+	index_endscan(ss.scan);
 	UnregisterSnapshot(snapshot);
 	free_attstatsslot(&mcv);
 	ReleaseSysCache(stats);

@@ -82,8 +82,8 @@ DECLARE
 	ext text;
 	info record;
 	running boolean := false;
-	acc jsonb := '[]';
-	blind jsonb := '[]';
+	acc jsonb[] := '{}';	-- arrays: appending to a local array does not copy it
+	blind jsonb[] := '{}';
 	history numeric;
 	r record;
 	s record;
@@ -199,7 +199,7 @@ BEGIN
 
 		-- S2: loaders queued on a relation's extension lock
 		acc := acc || coalesce((
-			SELECT jsonb_agg(jsonb_build_object(
+			SELECT array_agg(jsonb_build_object(
 				'scenario', 'S2', 'relation', e.relation::oid,
 				'finding', 'concurrent loads queue on the relation extension lock',
 				'metric', 'est_wait_time in seconds',
@@ -219,11 +219,11 @@ BEGIN
 			  FROM @extschema@.extend_lock_stats e
 			 WHERE e.relation IS NOT NULL AND e.database = current_database()
 			   AND e.max_waiters >= 2 AND e.est_wait_time >= interval '1 second'),
-			'[]');
+			'{}');
 
 		-- S3: this database's client backends mostly wait for the WAL's flush
 		acc := acc || coalesce((
-			SELECT jsonb_agg(jsonb_build_object(
+			SELECT array_agg(jsonb_build_object(
 				'scenario', 'S3', 'relation', NULL,
 				'finding', 'transactions wait for their commit''s WAL flush more than they work',
 				'metric', 'share of active client samples waiting for the WAL flush',
@@ -253,7 +253,7 @@ BEGIN
 				   pg_stat_database sd
 			 WHERE sd.datname = current_database()
 			   AND p.active >= 100 AND p.flush >= 0.3 * p.active),
-			'[]');
+			'{}');
 	END IF;
 
 	-- S4: tables last measured at 128 pages or more (or never measured),
@@ -351,12 +351,12 @@ BEGIN
 		   f.source, f.change, f.measured, f.verify
 	  FROM (SELECT DISTINCT ON (u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END) u.*
 			  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
-					  FROM jsonb_to_recordset(acc) AS x(scenario text, relation oid, finding text, metric text,
+					  FROM jsonb_to_recordset(to_jsonb(acc)) AS x(scenario text, relation oid, finding text, metric text,
 													   value numeric, threshold numeric, evidence text,
 													   source text, change text, measured text, verify text)
 					UNION ALL
 					SELECT y.*, true, NULL
-					  FROM jsonb_to_recordset(blind) AS y(scenario text, relation oid, finding text, metric text,
+					  FROM jsonb_to_recordset(to_jsonb(blind)) AS y(scenario text, relation oid, finding text, metric text,
 														 value numeric, threshold numeric, evidence text,
 														 source text, change text, measured text, verify text)) u
 			 ORDER BY u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END,
