@@ -98,10 +98,23 @@ NO_PGXS_GOALS = test demo meta check-meta
 ifeq ($(and $(MAKECMDGOALS),$(if $(filter-out $(NO_PGXS_GOALS),$(MAKECMDGOALS)),,only)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
-$(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see Installing in README.md))
+$(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see doc/install.md))
 endif
 ifeq ($(wildcard $(PGXS)),)
-$(error $(PG_CONFIG) names $(PGXS), which does not exist: install the PostgreSQL server development package (see Installing in README.md))
+$(error $(PG_CONFIG) names $(PGXS), which does not exist: install the PostgreSQL server development package (see doc/install.md))
+endif
+# The PGXS makefiles alone do not make a build: Debian's postgresql-client-NN
+# ships them (for make installcheck), libpq-dev a pg_config, and only
+# postgresql-server-dev-NN the server's headers.  Say so before the compiler
+# does, unless every goal is one that compiles nothing.
+NO_HEADERS_GOALS = clean distclean maintainer-clean uninstall uninstall-test-module clean-test-module \
+	installcheck installcheck-preload check-test-module dist
+ifneq ($(or $(filter-out $(NO_HEADERS_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all)),)
+PG_SERVER_INCLUDEDIR := $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
+ifeq ($(wildcard $(PG_SERVER_INCLUDEDIR)/postgres.h),)
+PG_MAJOR_SEEN := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+$(error $(PG_CONFIG) (PostgreSQL $(PG_MAJOR_SEEN)) has no server headers: $(PG_SERVER_INCLUDEDIR)/postgres.h does not exist. Install them (Debian, Ubuntu: postgresql-server-dev-$(PG_MAJOR_SEEN); other platforms: doc/install.md) and name that PostgreSQL's pg_config, on Debian make PG_CONFIG=/usr/lib/postgresql/$(PG_MAJOR_SEEN)/bin/pg_config)
+endif
 endif
 include $(PGXS)
 

@@ -11,7 +11,8 @@ CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL)
 RETURNS TABLE (index regclass, relfilenode oid,
 			   leaf_splits bigint, upper_splits bigint, root_splits bigint)
 AS 'MODULE_PATHNAME', 'index_splits'
-LANGUAGE C VOLATILE PARALLEL SAFE;
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION index_splits(pg_lsn, pg_lsn) IS
 'exact B-tree split counts per index (leaf, upper, root) from the WAL records that start at or after start_lsn and end at or before end_lsn (NULL: the flush position)';
@@ -26,7 +27,8 @@ CREATE FUNCTION index_shape(index regclass,
 							OUT deleted_pages bigint, OUT empty_pages bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'index_shape'
-LANGUAGE C VOLATILE PARALLEL SAFE;
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION index_shape(regclass) IS
 'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring';
@@ -43,7 +45,8 @@ RETURNS TABLE (relation regclass, relfilenode oid, kind text,
 			   shared_blks_dirtied bigint, shared_blks_written bigint,
 			   note text)
 AS 'MODULE_PATHNAME', 'explain_writes'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION explain_writes(text) IS
 'runs the statement as the caller and returns the WAL it wrote per relation file (records of this transaction and its subtransactions, aborted ones included), the unlogged and temporary relations it changed (no WAL), and a total row (rows, seconds, buffers, this backend''s WAL)';

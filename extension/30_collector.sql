@@ -85,7 +85,8 @@ COMMENT ON FUNCTION collector_info() IS
 CREATE FUNCTION ordered_uuid_reset()
 RETURNS void
 AS 'MODULE_PATHNAME', 'ordered_uuid_reset'
-LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION ordered_uuid_reset() IS
 'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats and the dropped counters); superuser only unless granted';

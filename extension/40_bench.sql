@@ -51,7 +51,8 @@ CREATE FUNCTION bench_insert(
 	repeats int DEFAULT 1)
 RETURNS SETOF bench_insert_result
 AS 'MODULE_PATHNAME', 'bench_insert'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) IS
 'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density; with repeats, each generator runs that many times, interleaved with the others, and the figures are medians with the minimum and maximum of rows/s and seconds (scenario S1 of the documentation, doc/scenarios.md)';
@@ -89,7 +90,8 @@ CREATE FUNCTION bench_insert_distributed(
 	keep bool DEFAULT false)
 RETURNS SETOF bench_insert_distributed_result
 AS 'MODULE_PATHNAME', 'bench_insert_distributed'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) IS
 'bench_insert on a Citus cluster, run on the coordinator: each scratch table is distributed over shard_count shards, and WAL and full-page images per row add up every node (scenario S1 of the documentation, doc/scenarios.md)';
@@ -114,7 +116,8 @@ CREATE FUNCTION bench_bulk_load(
 	keep bool DEFAULT false)
 RETURNS bench_bulk_load_result
 AS 'MODULE_PATHNAME', 'bench_bulk_load'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_bulk_load(int, bigint, int, bool) IS
 'concurrent COPY-like batches into one unindexed table; rows/s, MB/s, relation extension lock waits and the top wait events, sampled by the leader (scenario S2 of the documentation, doc/scenarios.md)';
@@ -140,7 +143,8 @@ CREATE FUNCTION bench_multi_table(
 	keep bool DEFAULT false)
 RETURNS bench_multi_table_result
 AS 'MODULE_PATHNAME', 'bench_multi_table'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
 'single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader (scenario S3 of the documentation, doc/scenarios.md)';
@@ -174,7 +178,8 @@ CREATE FUNCTION bench_locality(
 	keep bool DEFAULT false)
 RETURNS SETOF bench_locality_result
 AS 'MODULE_PATHNAME', 'bench_locality'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
 'concurrent writers append the rows of many groups interleaved; then each group is read through an index as written, after CLUSTER and with a covering index (index-only scan), counting the heap and index blocks each read fetched, their amplification over the blocks the rows would fill packed, groups/s and each fix''s cost (scenario S4 of the documentation, doc/scenarios.md)';
@@ -182,7 +187,8 @@ COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
 CREATE FUNCTION bench_cleanup()
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bench_cleanup'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_cleanup() IS
 'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';

@@ -100,6 +100,15 @@
 #endif
 #define ou_database_connect_ok(dbid, roleid) ou_database_acl_ok((dbid), (roleid), ACL_CONNECT)
 
+/* Has roleid EXECUTE on function funcid (core's check in the executor)? */
+#if PG_VERSION_NUM >= 160000
+#define ou_proc_execute_ok(funcid, roleid) \
+	(object_aclcheck(ProcedureRelationId, (funcid), (roleid), ACL_EXECUTE) == ACLCHECK_OK)
+#else
+#define ou_proc_execute_ok(funcid, roleid) \
+	(pg_proc_aclcheck((funcid), (roleid), ACL_EXECUTE) == ACLCHECK_OK)
+#endif
+
 /* PG 18 records the library's name and version in its magic block. */
 #if PG_VERSION_NUM >= 180000
 #define OU_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "ordered_uuid", .version = OU_VERSION)

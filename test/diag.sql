@@ -2,7 +2,7 @@
 -- diagnostics (doc/diag.md): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
-SELECT plan(51);
+SELECT plan(53);
 
 -- Signatures and return types.
 SELECT has_function('index_splits', ARRAY['pg_lsn', 'pg_lsn']);
@@ -75,6 +75,21 @@ SELECT ok(has_function_privilege('ou_tap_plain', 'heap_locality(regclass, name)'
 	'heap_locality: executable by anyone (runs with the caller''s privileges)');
 SELECT ok(has_table_privilege('ou_tap_plain', 'extend_lock_waits', 'SELECT'),
 	'extend_lock_waits: readable by anyone');
+-- Every function of the extension that PUBLIC may not call, and only those,
+-- has the planner support that adds the hint to core's permission error.
+SELECT is_empty($$
+	SELECT p.oid::regprocedure::text
+	  FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+	 WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid')
+	   AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
+	   AND p.prosupport IS DISTINCT FROM 'execute_privilege_support(internal)'::regprocedure$$,
+	'every function that is not PUBLIC''s has execute_privilege_support');
+SELECT is_empty($$
+	SELECT p.oid::regprocedure::text FROM pg_proc p
+	 WHERE p.prosupport = 'execute_privilege_support(internal)'::regprocedure
+	   AND has_function_privilege('public', p.oid, 'EXECUTE')$$,
+	'no PUBLIC function has execute_privilege_support');
 SET LOCAL ROLE ou_tap_plain;
 SELECT throws_ok($$SELECT * FROM index_splits('0/0')$$, '42501', NULL,
 	'index_splits: an ordinary role gets 42501');
