@@ -13,7 +13,9 @@
 # primary key and a text column, analyzed too, so that the statistics hold a
 # row for every column as in a real database.  Then VACUUM, as autovacuum
 # leaves tables: the report's sample reads a row on a page the visibility
-# map says is all visible without fetching it, as an index-only scan does.  Then REPEATS calls of this
+# map says is all visible without fetching it, as an index-only scan does.
+# VACUUM=0 leaves them as loaded: every sampled row is then fetched from the
+# heap (and its hint bits set by the first call).  Then REPEATS calls of this
 # release's report and, up to OLD_UP_TO tables, OLD_REPEATS calls of 1.5.0's
 # (its write_path_report() taken from extension/upgrade/ordered_uuid--1.5.0.sql
 # into a schema of its own), alternating; each call's wall time, measured by
@@ -26,7 +28,7 @@ set -euo pipefail
 cd "$OU_ROOT"
 
 sizes=${SIZES:-1000:200 5000:1000 10000:2000}
-repeats=${REPEATS:-5} old_repeats=${OLD_REPEATS:-3} old_up_to=${OLD_UP_TO:-5000}
+repeats=${REPEATS:-5} old_repeats=${OLD_REPEATS:-3} old_up_to=${OLD_UP_TO:-5000} vacuum=${VACUUM:-1}
 out=${1:-bench/out/report_scale.csv}
 mkdir -p "$(dirname "$out")"
 ou_bench_pg
@@ -70,7 +72,7 @@ call() {
 }
 echo "case,rep,generator,seconds" >"$out"
 {
-	echo "# run: bench/report_scale.sh SIZES=\"$sizes\" REPEATS=$repeats OLD_REPEATS=$old_repeats OLD_UP_TO=$old_up_to"
+	echo "# run: bench/report_scale.sh SIZES=\"$sizes\" REPEATS=$repeats OLD_REPEATS=$old_repeats OLD_UP_TO=$old_up_to VACUUM=$vacuum"
 	echo "# server: $("$pg_config" --version), shared_buffers 512MB, autovacuum off"
 	echo "# machine: $(ou_bench_machine)"
 } >>"$out"
@@ -79,7 +81,8 @@ for size in $sizes; do
 	ou_log "growing the database to $tables tables, $candidates of them candidates"
 	t0=$SECONDS
 	q -c "CALL grow($tables, $candidates)"
-	q -c 'VACUUM' -c 'CHECKPOINT'
+	[ "$vacuum" = 0 ] || q -c 'VACUUM'
+	q -c 'CHECKPOINT'
 	ou_log "  grown in $((SECONDS - t0)) s; findings: $(q -c 'SELECT count(*) FROM write_path_report() WHERE scenario IS NOT NULL')"
 	for rep in $(seq "$repeats"); do
 		if [ "$tables" -le "$old_up_to" ] && [ "$rep" -le "$old_repeats" ]; then
