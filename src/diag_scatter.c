@@ -288,13 +288,17 @@ ou_scatter_visible(OuScatterScan *ss, ItemPointer tid)
  * ou_scatter_read_key
  *		Read one key's index entries, at most *budget of them, and add its
  *		visible rows, their distinct heap blocks and the blocks they would
- *		fill packed to out.  Allocates in the current (per-key) context.
+ *		fill packed to out.  The key's block numbers go into keycxt, which the
+ *		caller resets after each key; the scan itself runs in the caller's
+ *		context, since the index AM keeps what it allocates there (its
+ *		rescan and first read allocate) from one key to the next.
  */
 static void
-ou_scatter_read_key(OuScatterScan *ss, ScanKey skey, int64 *budget, OuScatter *out)
+ou_scatter_read_key(OuScatterScan *ss, ScanKey skey, MemoryContext keycxt,
+					int64 *budget, OuScatter *out)
 {
 	int64		size = Min(*budget, (int64) 1024);
-	BlockNumber *blocks = palloc(sizeof(BlockNumber) * size);
+	BlockNumber *blocks = MemoryContextAlloc(keycxt, sizeof(BlockNumber) * size);
 	ItemPointer tid;
 	int64		n = 0,
 				distinct = 0,
@@ -343,8 +347,7 @@ ou_scatter_sample(Relation heap, Relation index, const OuScatterKey *key,
 	AttStatsSlot corr;
 	OuScatterScan ss;
 	ScanKeyData skey;
-	MemoryContext keycxt,
-				old;
+	MemoryContext keycxt;
 	Snapshot	snapshot;
 	int64		budget = max_rows;
 	double		est = 0;
@@ -403,9 +406,7 @@ ou_scatter_sample(Relation heap, Relation index, const OuScatterKey *key,
 			break;
 		ScanKeyEntryInitialize(&skey, 0, 1, BTEqualStrategyNumber, InvalidOid,
 							   key->collation, key->eqproc, mcv.values[i]);
-		old = MemoryContextSwitchTo(keycxt);
-		ou_scatter_read_key(&ss, &skey, &budget, out);
-		MemoryContextSwitchTo(old);
+		ou_scatter_read_key(&ss, &skey, keycxt, &budget, out);
 		MemoryContextReset(keycxt);
 	}
 	MemoryContextDelete(keycxt);
