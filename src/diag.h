@@ -58,9 +58,13 @@ typedef struct OuIndexShape
 	int64		deleted_pages;
 	int64		empty_pages;
 	BlockNumber nblocks;		/* the index's size in blocks */
+	/* ou_index_shape_from: the leaf pages from a block on, apart */
+	int64		added_leaf_pages;
+	double		added_leaf_density; /* -1: none */
 } OuIndexShape;
 
 extern void ou_index_shape_of(Oid relid, OuIndexShape *out);
+extern void ou_index_shape_from(Oid relid, BlockNumber from, OuIndexShape *out);
 
 /* An index's first column as pg_index records it (diag_access.c). */
 typedef struct OuDiagIndexColumn
