@@ -52,7 +52,7 @@ DOCS = monitoring/ordered_uuid_exporter_queries.yaml monitoring/ordered_uuid_rul
 # contrib modules dblink, pgstattuple and, on 15+, pg_walinspect, and the test
 # module (make install-test-module).
 REGRESS = generators generators_striped generators_time_keys generators_time_range generators_text \
-	diag_shape diag_splits diag_explain_writes walscan \
+	diag_shape diag_newest diag_splits diag_explain_writes walscan \
 	collector_not_preloaded diag_report_not_preloaded bench_insert bench_load bench_locality bench_security \
 	bench_limits bench_channel citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)

@@ -101,7 +101,9 @@ COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, i
 -- same default (src/bench_switch.c).  One row per generator and table, the
 -- switched table's first: prefill is 0 on the fresh table's row, and
 -- pages_vs_fresh (the index pages the switched table's new rows added over
--- the fresh table's, per repetition) is on the switched table's.
+-- the fresh table's, per repetition) is on the switched table's.  The last
+-- three columns give each repetition's rows/s and pages, and where it ran
+-- in the call's sequence of runs.
 CREATE TYPE bench_switch_result AS (
 	generator text,
 	prefill bigint,
@@ -120,7 +122,10 @@ CREATE TYPE bench_switch_result AS (
 	pages_vs_fresh_max float8,
 	runs int,
 	top_wait_events text,
-	kept_table text
+	kept_table text,
+	rows_per_sec_runs float8[],
+	pages_added_runs bigint[],
+	run_order int[]
 );
 
 CREATE FUNCTION bench_switch(

@@ -187,6 +187,42 @@ ou_check_generator(const char *gen, const char *expr)
 #define OU_PREFILL_PER_XACT		1
 
 /*
+ * ou_generator_arg
+ *		A generator expression as a C string: not NULL, not empty, at most
+ *		OU_MAX_GENERATOR_LEN bytes, one SQL expression (ou_check_generator).
+ *		arg NULL: element number g (from 0) of the argument generators; else
+ *		the argument called arg.
+ */
+char *
+ou_generator_arg(Datum d, bool isnull, const char *arg, int g)
+{
+	char	   *gen;
+	Size		len;
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 arg ? errmsg("%s must not be null", arg) :
+				 errmsg("generators must not contain nulls")));
+	len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 arg ? errmsg("%s must not be an empty string", arg) :
+				 errmsg("generators must not contain empty strings")));
+	if (len > OU_MAX_GENERATOR_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 arg ? errmsg("%s is too long", arg) :
+				 errmsg("generator expression %d is too long", g + 1),
+				 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
+						   OU_MAX_GENERATOR_LEN, len)));
+	gen = TextDatumGetCString(d);
+	ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
+	return gen;
+}
+
+/*
  * ou_gen_stmts
  *		The statements for generator number g (from 1) in schema; the table
  *		is prefilled with prefill_gen's keys (NULL: the generator's own).
@@ -316,26 +352,8 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
 	for (g = 0; g < a->ngens; g++)
 	{
-		char	   *gen;
-		Size		len;
+		char	   *gen = ou_generator_arg(gens[g], gen_nulls[g], NULL, g);
 
-		if (gen_nulls[g])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("generators must not contain nulls")));
-		len = VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g]));
-		if (len == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("generators must not contain empty strings")));
-		if (len > OU_MAX_GENERATOR_LEN)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("generator expression %d is too long", g + 1),
-					 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
-							   OU_MAX_GENERATOR_LEN, len)));
-		gen = TextDatumGetCString(gens[g]);
-		ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
 		a->st[g] = ou_gen_stmts(gen, NULL, g + 1, a->schema, a->unlogged, a->shard_count);
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->create));
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->prefill));

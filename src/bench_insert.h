@@ -67,6 +67,7 @@ typedef struct OuInsertFigures
 
 extern char *ou_replace_seq(const char *gen, const char *qseq);
 extern void ou_check_generator(const char *gen, const char *expr);
+extern char *ou_generator_arg(Datum d, bool isnull, const char *arg, int g);
 extern OuGenStmts *ou_gen_stmts(const char *gen, const char *prefill_gen, int g,
 								const char *schema, bool unlogged, int32 shard_count);
 extern void ou_bench_insert_measured(OuBenchRun *run, const OuInsertRun *ir,

@@ -45,7 +45,7 @@
 
 PG_FUNCTION_INFO_V1(bench_switch);
 
-#define OU_BENCH_SWITCH_COLS	18
+#define OU_BENCH_SWITCH_COLS	21
 
 /* what one bench_switch call asks for */
 typedef struct OuSwitchArgs
@@ -68,26 +68,14 @@ typedef struct OuSwitchArgs
 
 /*
  * ou_switch_generator
- *		Check generator expression gen (a text Datum) and build the
+ *		Check generator expression number g (a text Datum) and build the
  *		statements of its two tables into a.
  */
 static void
 ou_switch_generator(OuSwitchArgs *a, int g, Datum d, bool isnull)
 {
-	char	   *gen;
-	Size		len;
+	char	   *gen = ou_generator_arg(d, isnull, NULL, g);
 
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("generators must not contain nulls")));
-	len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
-	if (len == 0 || len > OU_MAX_GENERATOR_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generator expression %d must have 1 to %d bytes", g + 1, OU_MAX_GENERATOR_LEN)));
-	gen = TextDatumGetCString(d);
-	ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
 	a->st[2 * g] = ou_gen_stmts(gen, a->from_gen, 2 * g + 1, a->schema, false, 0);
 	a->st[2 * g + 1] = ou_gen_stmts(gen, NULL, 2 * g + 2, a->schema, false, 0);
 	for (int t = 2 * g; t <= 2 * g + 1; t++)
@@ -109,7 +97,6 @@ ou_switch_args(FunctionCallInfo fcinfo, OuSwitchArgs *a)
 	ArrayType  *gens_arr;
 	Datum	   *gens;
 	bool	   *gen_nulls;
-	Size		len;
 
 	memset(a, 0, sizeof(*a));
 	a->prefill = ou_bench_arg_int(fcinfo, 1, "prefill", 1, PG_INT64_MAX);
@@ -118,14 +105,7 @@ ou_switch_args(FunctionCallInfo fcinfo, OuSwitchArgs *a)
 	a->rows_per_xact = (int) ou_bench_arg_int(fcinfo, 5, "rows_per_xact", 1, PG_INT32_MAX);
 	a->repeats = (int) ou_bench_arg_int(fcinfo, 6, "repeats", 1, OU_MAX_REPEATS);
 	a->keep = ou_bench_arg_bool(fcinfo, 7, "keep");
-	ou_check_not_null(fcinfo, 3, "from_generator");
-	len = VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(3));
-	if (len == 0 || len > OU_MAX_GENERATOR_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("from_generator must have 1 to %d bytes", OU_MAX_GENERATOR_LEN)));
-	a->from_gen = text_to_cstring(PG_GETARG_TEXT_PP(3));
-	ou_check_generator(a->from_gen, ou_replace_seq(a->from_gen, "s.s"));
+	a->from_gen = ou_generator_arg(PG_GETARG_DATUM(3), PG_ARGISNULL(3), "from_generator", 0);
 
 	ou_check_not_null(fcinfo, 0, "generators");
 	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
@@ -194,6 +174,32 @@ ou_switch_runs(OuBenchRun *run, OuSwitchArgs *a, MemoryContext runcxt,
 }
 
 /*
+ * ou_switch_runs_columns
+ *		The last three columns of a row from its n runs' figures f: each
+ *		run's rows/s and pages added, and where it ran in the call's runs.
+ */
+static void
+ou_switch_runs_columns(OuInsertFigures *f, int n, Datum *values)
+{
+	Datum	   *rates = palloc(sizeof(Datum) * n);
+	Datum	   *pages = palloc(sizeof(Datum) * n);
+	Datum	   *orders = palloc(sizeof(Datum) * n);
+
+	for (int i = 0; i < n; i++)
+	{
+		rates[i] = Float8GetDatum(ou_round(f[i].rows_per_sec, 1));
+		pages[i] = Int64GetDatum((int64) rint(f[i].pages_added));
+		orders[i] = Int32GetDatum(f[i].order);
+	}
+	values[0] = PointerGetDatum(construct_array(rates, n, FLOAT8OID, sizeof(float8),
+												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[1] = PointerGetDatum(construct_array(pages, n, INT8OID, sizeof(int64),
+												FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	values[2] = PointerGetDatum(construct_array(orders, n, INT4OID, sizeof(int32),
+												true, TYPALIGN_INT));
+}
+
+/*
  * ou_switch_row
  *		The result row of table t (2 g: generator g's switched table, 2 g + 1
  *		its fresh one) from the figures of every table: medians, the spread
@@ -242,6 +248,7 @@ ou_switch_row(OuSwitchArgs *a, int t, OuInsertFigures *figs, OuSampler *sampler,
 		values[17] = CStringGetTextDatum(ou_bench_qualified(a->kept, psprintf("%st", a->st[t]->prefix)));
 	else
 		nulls[17] = true;
+	ou_switch_runs_columns(f, n, values + 18);
 }
 
 /*
