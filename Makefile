@@ -21,7 +21,7 @@ EXTENSION = ordered_uuid
 # alone.  META.json is checked against both (make check-meta) and rewritten by
 # `make meta`.
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
-RELEASE = 1.5.2
+RELEASE = 1.6.0
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))

@@ -140,7 +140,8 @@ CREATE FUNCTION bench_switch(
 	keep bool DEFAULT false)
 RETURNS SETOF bench_switch_result
 AS 'MODULE_PATHNAME', 'bench_switch'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) IS
 'switching a table of prefill from_generator keys (random by default) to each generator as its key, beside a fresh table with that key: index pages the new rows added and their leaf density, the growth over the fresh table''s (pages_vs_fresh), WAL and full-page images per row, rows/s; medians of interleaved repetitions (scenario S1 of the documentation, doc/scenarios.md)';
