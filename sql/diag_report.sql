@@ -107,6 +107,14 @@ SELECT pg_temp.wait_wal(pg_current_wal_insert_lsn()) AS collector_read_it;
 SELECT * FROM pg_temp.findings();
 SELECT change, evidence ~ '^the 64 leaf pages behind the newest key \(of .*\) are [0-9.]+ % full' AS evidence_says_density
   FROM write_path_report() WHERE scenario = 'S1';
+-- its table locked by another session: the report does not wait for it, and
+-- says it cannot see it
+SELECT dblink_connect('locker', pg_temp.connstr());
+SELECT dblink_exec('locker', 'BEGIN');
+SELECT dblink_exec('locker', 'LOCK TABLE s1_switched IN ACCESS EXCLUSIVE MODE');
+SELECT scenario, relation, finding FROM write_path_report() WHERE finding LIKE '%ordered keys among random ones%';
+SELECT dblink_exec('locker', 'ROLLBACK');
+SELECT dblink_disconnect('locker');
 SELECT change AS mixed_change, split_part(verify, '; --', 1) AS mixed_verify
   FROM write_path_report() WHERE scenario = 'S1' \gset
 :mixed_change;
