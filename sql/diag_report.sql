@@ -91,14 +91,14 @@ INSERT INTO s1_ordered (n) SELECT g FROM generate_series(1, 20000) g;
 SELECT pg_temp.wait_wal(pg_current_wal_insert_lsn()) AS collector_read_it;
 SELECT * FROM pg_temp.findings();
 
--- S1, a table switched the old way (1.6.0): 100,000 random keys, then the
+-- S1, a table switched the old way (1.6.0): 50,000 random keys, then the
 -- default uuid_v7_nextval() and 20,000 rows.  The new keys land among the
 -- random ones, where every split is 50:50, and leave their pages half full:
 -- a finding, with the change.  The fresh ordered table, written as much
 -- meanwhile, is none.  The change made, 20,000 more rows split as few pages
 -- as the row's verify says, and the finding is gone.
 CREATE TABLE s1_switched (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), n int);
-INSERT INTO s1_switched (n) SELECT g FROM generate_series(1, 100000) g;
+INSERT INTO s1_switched (n) SELECT g FROM generate_series(1, 50000) g;
 ALTER TABLE s1_switched ALTER COLUMN id SET DEFAULT uuid_v7_nextval();
 SELECT ordered_uuid_reset();
 INSERT INTO s1_switched (n) SELECT g FROM generate_series(1, 20000) g;
