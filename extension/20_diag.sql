@@ -459,7 +459,8 @@ BEGIN
 		-- newest (the random keys of before the switch): every split there is
 		-- 50:50 and the new keys' pages end half full.  index_newest_pages()
 		-- reads the 64 leaf pages behind the newest key, through the index
-		-- alone, and only if the caller may read the column.
+		-- alone, and only if the caller may read the column; not other
+		-- sessions' temporary tables.
 		FOR r IN
 			SELECT w.idx, w.records, coalesce(sp.leaf, 0) AS leaf, i.indrelid AS tbl, a.attname,
 				   pg_get_expr(d.adbin, 0) AS dflt
@@ -475,6 +476,7 @@ BEGIN
 			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
 						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
 			 WHERE w.records >= 1000 AND a.atttypid = 'uuid'::regtype AND a.attgenerated = ''
+			   AND (ic.relpersistence <> 't' OR ic.relnamespace = pg_my_temp_schema())
 			   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
 			 ORDER BY w.idx
 		LOOP
