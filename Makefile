@@ -21,7 +21,7 @@ EXTENSION = ordered_uuid
 # alone.  META.json is checked against both (make check-meta) and rewritten by
 # `make meta`.
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
-RELEASE = 1.5.2
+RELEASE = 1.6.0
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
@@ -52,7 +52,7 @@ DOCS = monitoring/ordered_uuid_exporter_queries.yaml monitoring/ordered_uuid_rul
 # contrib modules dblink, pgstattuple and, on 15+, pg_walinspect, and the test
 # module (make install-test-module).
 REGRESS = generators generators_striped generators_time_keys generators_time_range generators_text \
-	diag_shape diag_splits diag_explain_writes walscan \
+	diag_shape diag_newest diag_splits diag_explain_writes walscan \
 	collector_not_preloaded diag_report_not_preloaded bench_insert bench_load bench_locality bench_security \
 	bench_limits bench_channel citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)

@@ -277,6 +277,27 @@ LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION index_key_scatter(regclass, integer, bigint) IS
 'the heap blocks that the rows of a B-tree''s most common keys lie on, against the blocks they would fill packed, read through the index without running code of the table''s owner; state says why not when it cannot read them (locked, statistics hidden, no statistics, empty, no common keys)';
 
+-- index_newest_pages (1.6.0): how full the leaf pages behind a uuid
+-- B-tree's newest time-ordered keys (versions 7 and 8) are, and whether the
+-- index holds keys above them: the pages a table switched from random keys
+-- to an ordered default leaves half full (src/diag_newest.c).  below NULL:
+-- the first key of the minute after now.  It reads what a SELECT of the
+-- column would show the caller (SELECT on the column; nothing of a table
+-- whose row-level security applies to the caller), compares keys with
+-- memcmp (no operator of the table's owner runs), takes its locks only if
+-- it can at once ('locked' otherwise) and releases them before it returns.
+CREATE FUNCTION index_newest_pages(index regclass, below uuid DEFAULT NULL,
+								   max_pages integer DEFAULT 64,
+								   OUT state text, OUT newest_time timestamptz, OUT keys_above boolean,
+								   OUT leaf_pages integer, OUT tuples bigint, OUT ordered_tuples bigint,
+								   OUT avg_leaf_density float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_newest_pages'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION index_newest_pages(regclass, uuid, integer) IS
+'the leaf pages behind a uuid B-tree''s newest time-ordered key (version 7 or 8) below below (default: now + 1 minute): how many (at most max_pages), their entries, how many are time-ordered, their average density, and whether the index holds keys above below (then no split there is a rightmost split)';
+
 -- write_path_report (1.5.0; 1.5.2 runs no owner code, stays linear in the
 -- number of tables and holds no lock past each read): the write-path
 -- scenarios S1-S4 of doc/scenarios.md found in what is already measured,
@@ -315,6 +336,7 @@ DECLARE
 	s record;
 	idx_size text;
 	amp numeric;
+	np record;
 	err_state text;
 	err_msg text;
 BEGIN
@@ -407,20 +429,113 @@ BEGIN
 								   coalesce(r.dflt, 'none (keys made by the application)')),
 				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
 								 info.stats_reset),
-				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()%s',
+				-- right_edge => false (1.6.0): the random keys the index holds lie
+				-- above the new keys too, so every session must make fill keys
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
 								 r.tbl::regclass, r.attname, ext,
 								 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
 						  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
 				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
 							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
 							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
-							'Figures with spread)',
+							'Figures with spread); a table of 1M gen_random_uuid() keys, then 500k rows: the index grew '
+							'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
 				'verify', format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
-								 'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes FROM %s.relation_wal_stats '
-								 'WHERE relation = %L::regclass AND fork = ''main''; -- after the change, now and again '
-								 'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth '
-								 '(after ordered_uuid_reset(), fpi_share alone says it; doc/diag.md, After the change)',
+								 'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes, sum(records) AS records, '
+								 '(SELECT sum(leaf_splits) FROM %1$s.index_split_stats WHERE index = %2$L::regclass) AS leaf_splits '
+								 'FROM %1$s.relation_wal_stats '
+								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- after the change, now and again '
+								 'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
+								 'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
+								 'sums alone say it; doc/diag.md, After the change)',
 								 ext, r.idx::regclass::text));
+		END LOOP;
+
+		-- S1, a table switched the old way (1.6.0): a uuid B-tree written since
+		-- the reset whose default makes time-ordered keys that skip fill keys
+		-- at the right edge (uuid_v7_nextval, uuidv7, uuid_striped_nextval
+		-- without right_edge => false), while the index holds keys above the
+		-- newest (the random keys of before the switch): every split there is
+		-- 50:50 and the new keys' pages end half full.  index_newest_pages()
+		-- reads the 64 leaf pages behind the newest key, through the index
+		-- alone, and only if the caller may read the column; not other
+		-- sessions' temporary tables.
+		FOR r IN
+			SELECT w.idx, w.records, coalesce(sp.leaf, 0) AS leaf, i.indrelid AS tbl, a.attname,
+				   pg_get_expr(d.adbin, 0) AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
+			 WHERE w.records >= 1000 AND a.atttypid = 'uuid'::regtype AND a.attgenerated = ''
+			   AND (ic.relpersistence <> 't' OR ic.relnamespace = pg_my_temp_schema())
+			   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt !~ '(uuid_striped_nextval|uuid_v7_nextval|uuidv7)\('
+					   OR r.dflt ~ 'uuid_striped_nextval\([^()]*false\)';
+			BEGIN
+				SELECT * INTO np FROM @extschema@.index_newest_pages(r.idx);
+			EXCEPTION WHEN OTHERS THEN
+				CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+				GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): reading the index failed',
+					'evidence', format('%s (SQLSTATE %s)', err_msg, err_state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END;
+			IF np.state IN ('locked', 'hidden') THEN
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): ' ||
+							   CASE np.state WHEN 'locked' THEN 'the table or its index is locked by another session'
+									ELSE 'row-level security hides the table''s rows from this role' END,
+					'evidence', format('index_newest_pages() state %L', np.state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END IF;
+			CONTINUE WHEN np.state <> 'ok' OR NOT np.keys_above OR np.leaf_pages < 16
+					   OR np.avg_leaf_density <= 0 OR 90 / np.avg_leaf_density < 1.3;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'ordered keys among random ones: the pages behind the newest keys are left half full',
+				'metric', 'pages the newest keys take / pages they would take at the right edge (90 % full)',
+				'value', round((90 / np.avg_leaf_density)::numeric, 2), 'threshold', 1.3,
+				'evidence', format('the %s leaf pages behind the newest key (of %s) are %s %% full, %s of '
+								   'their %s entries time-ordered; the index holds keys above them, so every split '
+								   'there is a 50:50 split; %s leaf splits in %s WAL records of the index; key %I, '
+								   'default %s',
+								   np.leaf_pages, np.newest_time, round(np.avg_leaf_density::numeric, 1),
+								   np.ordered_tuples, np.tuples, r.leaf, r.records, r.attname, r.dflt),
+				'source', format('index_newest_pages(); relation_wal_stats, index_split_stats since %s; '
+								 'pg_attrdef', info.stats_reset),
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(%s, right_edge => false)',
+								 r.tbl::regclass, r.attname, ext,
+								 coalesce(substring(r.dflt FROM 'uuid_striped_nextval\((\d+)'), '3600')),
+				'measured', 'a table of 1M gen_random_uuid() keys, then 500k rows: the index grew 1.80x a fresh '
+							'table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false); a version 7 key cannot fill the pages '
+							'it leaves behind without breaking its order (doc/results.md, Switching a table from '
+							'random keys; doc/migrating.md)',
+				'verify', format('SELECT sum(records) AS records, (SELECT sum(leaf_splits) FROM %1$s.index_split_stats '
+								 'WHERE index = %2$L::regclass) AS leaf_splits FROM %1$s.relation_wal_stats '
+								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- now and again after 20,000 '
+								 'new rows: leaf_splits grows by under 0.0045 of records'' growth (half-full pages split '
+								 'about 7 times in 1,000 keys, the change''s 95 %% full ones under 4; after '
+								 'ordered_uuid_reset(), the sums alone say it).  The pages written before the change '
+								 'stay half full until REINDEX INDEX CONCURRENTLY %3$s, which rewrites the index, not '
+								 'the rows (doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text, r.idx::regclass));
 		END LOOP;
 
 		-- S2: loaders queued on a relation's extension lock

@@ -96,6 +96,56 @@ SUPPORT execute_privilege_support;
 COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) IS
 'bench_insert on a Citus cluster, run on the coordinator: each scratch table is distributed over shard_count shards, and WAL and full-page images per row add up every node (scenario S1 of the documentation, doc/scenarios.md)';
 
+-- bench_switch (1.6.0): S1 on a table that already holds random keys when
+-- its default becomes an ordered generator, beside a fresh table with the
+-- same default (src/bench_switch.c).  One row per generator and table, the
+-- switched table's first: prefill is 0 on the fresh table's row, and
+-- pages_vs_fresh (the index pages the switched table's new rows added over
+-- the fresh table's, per repetition) is on the switched table's.  The last
+-- three columns give each repetition's rows/s and pages, and where it ran
+-- in the call's sequence of runs.
+CREATE TYPE bench_switch_result AS (
+	generator text,
+	prefill bigint,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	pages_added bigint,
+	added_leaf_density float8,
+	pages_vs_fresh float8,
+	pages_vs_fresh_min float8,
+	pages_vs_fresh_max float8,
+	runs int,
+	top_wait_events text,
+	kept_table text,
+	rows_per_sec_runs float8[],
+	pages_added_runs bigint[],
+	run_order int[]
+);
+
+CREATE FUNCTION bench_switch(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()',
+									'uuid_striped_nextval(3600, right_edge => false)'],
+	prefill bigint DEFAULT 1000000,
+	rows bigint DEFAULT 500000,
+	from_generator text DEFAULT 'gen_random_uuid()',
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	repeats int DEFAULT 1,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_switch_result
+AS 'MODULE_PATHNAME', 'bench_switch'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) IS
+'switching a table of prefill from_generator keys (random by default) to each generator as its key, beside a fresh table with that key: index pages the new rows added and their leaf density, the growth over the fresh table''s (pages_vs_fresh), WAL and full-page images per row, rows/s; medians of interleaved repetitions (scenario S1 of the documentation, doc/scenarios.md)';
+
 CREATE TYPE bench_bulk_load_result AS (
 	clients int,
 	rows bigint,
@@ -200,3 +250,4 @@ REVOKE ALL ON FUNCTION bench_bulk_load(int, bigint, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_locality(int, int, int, int, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_cleanup() FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) FROM PUBLIC;

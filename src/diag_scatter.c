@@ -32,7 +32,7 @@
  *
  * Locks: it takes ACCESS SHARE on the table, then on the index, only if it
  * can at once (ConditionalLockRelationOid, as autovacuum skips a table it
- * cannot lock), and releases both before it returns, so that a report over
+ * cannot lock: diag_access.c), and releases both before it returns, so that a report over
  * thousands of tables holds at most two relation locks at a time and never
  * waits behind another session.  A lock it cannot have is the state
  * 'locked'.  The rows it reads are capped (max_rows index entries, whatever
@@ -79,6 +79,7 @@
 #include "utils/syscache.h"
 
 #include "compat.h"
+#include "diag.h"
 #include "util.h"
 
 PG_FUNCTION_INFO_V1(index_key_scatter);
@@ -151,32 +152,16 @@ static void
 ou_scatter_check_index(Oid indexid, OuScatterKey *key)
 {
 	HeapTuple	tup;
-	Form_pg_index ix;
 	Form_pg_opclass opc;
 	FormData_pg_class rel;
-	Oid			opclass,
-				eqop,
+	OuDiagIndexColumn col;
+	Oid			eqop,
 				family;
-	bool		isnull,
-				partial;
-	Datum		d;
 
-	tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexid));
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("relation with OID %u is not an index", indexid)));
-	ix = (Form_pg_index) GETSTRUCT(tup);
-	key->table = ix->indrelid;
-	key->attnum = ix->indkey.values[0];
-	partial = !heap_attisnull(tup, Anum_pg_index_indpred, NULL);
-	d = SysCacheGetAttr(INDEXRELID, tup, Anum_pg_index_indclass, &isnull);
-	Assert(!isnull);
-	opclass = ((oidvector *) DatumGetPointer(d))->values[0];
-	d = SysCacheGetAttr(INDEXRELID, tup, Anum_pg_index_indcollation, &isnull);
-	Assert(!isnull);
-	key->collation = ((oidvector *) DatumGetPointer(d))->values[0];
-	ReleaseSysCache(tup);
+	ou_diag_index_column(indexid, &col);
+	key->table = col.table;
+	key->attnum = col.attnum;
+	key->collation = col.collation;
 
 	ou_scatter_class(indexid, &rel);
 	if (rel.relam != BTREE_AM_OID)
@@ -188,7 +173,7 @@ ou_scatter_check_index(Oid indexid, OuScatterKey *key)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a table or materialized view", NameStr(rel.relname))));
-	if (key->attnum == 0 || partial)
+	if (key->attnum == 0 || col.partial)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("index \"%s\" has a predicate or an expression as its first column",
@@ -196,9 +181,9 @@ ou_scatter_check_index(Oid indexid, OuScatterKey *key)
 				 errdetail("Only an index of every row whose first column is a plain column is read.")));
 
 	key->typid = get_atttype(key->table, key->attnum);
-	tup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclass));
+	tup = SearchSysCache1(CLAOID, ObjectIdGetDatum(col.opclass));
 	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for operator class %u", opclass);
+		elog(ERROR, "cache lookup failed for operator class %u", col.opclass);
 	opc = (Form_pg_opclass) GETSTRUCT(tup);
 	if (opc->opcnamespace != PG_CATALOG_NAMESPACE || opc->opcintype != key->typid ||
 		!ou_scatter_core_type(key->typid))
@@ -213,40 +198,6 @@ ou_scatter_check_index(Oid indexid, OuScatterKey *key)
 	if (!OidIsValid(eqop))
 		elog(ERROR, "missing equality operator for index %u", indexid);
 	key->eqproc = get_opcode(eqop);
-}
-
-/*
- * ou_scatter_lock
- *		Lock the table, then the index, in ACCESS SHARE mode if that can be
- *		done at once, and open them.  False (nothing held) when a lock is
- *		taken by another session or a relation is gone.
- */
-static bool
-ou_scatter_lock(Oid tableid, Oid indexid, Relation *heap, Relation *index)
-{
-	if (!ConditionalLockRelationOid(tableid, AccessShareLock))
-		return false;
-	*heap = try_relation_open(tableid, NoLock);
-	if (*heap == NULL)
-	{
-		UnlockRelationOid(tableid, AccessShareLock);
-		return false;
-	}
-	if (!ConditionalLockRelationOid(indexid, AccessShareLock))
-	{
-		relation_close(*heap, AccessShareLock);
-		return false;
-	}
-	*index = try_relation_open(indexid, NoLock);
-	if (*index == NULL || IndexGetRelation(indexid, true) != tableid)
-	{
-		if (*index != NULL)
-			relation_close(*index, NoLock);
-		UnlockRelationOid(indexid, AccessShareLock);
-		relation_close(*heap, AccessShareLock);
-		return false;
-	}
-	return true;
 }
 
 /* Sort callback for block numbers. */
@@ -476,14 +427,9 @@ index_key_scatter(PG_FUNCTION_ARGS)
 	ou_scatter_check_index(indexid, &key);
 
 	/* what pg_stats would show: SELECT on the column */
-	if (pg_class_aclcheck(key.table, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
-		pg_attribute_aclcheck(key.table, key.attnum, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", get_rel_name(key.table)),
-				 errdetail("index_key_scatter() needs SELECT on the index's first column.")));
+	ou_diag_check_column_select(key.table, key.attnum, "index_key_scatter");
 
-	if (!ou_scatter_lock(key.table, indexid, &heap, &index))
+	if (!ou_diag_lock_index(key.table, indexid, &heap, &index))
 	{
 		out.state = "locked";
 		return ou_scatter_datum(fcinfo, &out);

@@ -2,7 +2,7 @@
 -- diagnostics (doc/diag.md): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
-SELECT plan(53);
+SELECT plan(58);
 
 -- Signatures and return types.
 SELECT has_function('index_splits', ARRAY['pg_lsn', 'pg_lsn']);
@@ -152,6 +152,22 @@ SELECT ok((SELECT NOT prosecdef FROM pg_proc WHERE oid = 'index_key_scatter(regc
 	'index_key_scatter: not SECURITY DEFINER');
 SELECT isnt(obj_description('index_key_scatter(regclass, integer, bigint)'::regprocedure, 'pg_proc'), NULL,
 	'index_key_scatter has a comment');
+
+-- index_newest_pages (1.6.0): the pages behind an index's newest ordered keys.
+SELECT is(pg_get_function_arguments('index_newest_pages(regclass, uuid, integer)'::regprocedure),
+	'index regclass, below uuid DEFAULT NULL::uuid, max_pages integer DEFAULT 64, OUT state text, '
+	'OUT newest_time timestamp with time zone, OUT keys_above boolean, OUT leaf_pages integer, '
+	'OUT tuples bigint, OUT ordered_tuples bigint, OUT avg_leaf_density double precision',
+	'index_newest_pages arguments and columns');
+SELECT is((SELECT p.provolatile::text || p.proparallel::text || p.proisstrict::text FROM pg_proc p
+		   WHERE p.oid = 'index_newest_pages(regclass, uuid, integer)'::regprocedure), 'vrfalse',
+	'index_newest_pages: volatile, parallel restricted (it locks and reads an index), not strict (below NULL: now)');
+SELECT ok(has_function_privilege('ou_tap_plain', 'index_newest_pages(regclass, uuid, integer)', 'EXECUTE'),
+	'index_newest_pages: executable by anyone (it reads only a column the caller may SELECT)');
+SELECT ok((SELECT NOT prosecdef FROM pg_proc WHERE oid = 'index_newest_pages(regclass, uuid, integer)'::regprocedure),
+	'index_newest_pages: not SECURITY DEFINER');
+SELECT isnt(obj_description('index_newest_pages(regclass, uuid, integer)'::regprocedure, 'pg_proc'), NULL,
+	'index_newest_pages has a comment');
 
 SELECT * FROM finish();
 ROLLBACK;
