@@ -67,6 +67,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "access/xlog.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "port/pg_crc32c.h"
@@ -635,6 +636,7 @@ ou_stats_restore(void)
 	const char *why;
 	const char *detail_note = NULL;
 	FILE	   *f;
+	TimestampTz began;
 
 	if (IsBinaryUpgrade)
 	{
@@ -661,7 +663,9 @@ ou_stats_restore(void)
 			ereport(LOG,
 					(errcode_for_file_access(),
 					 errmsg("could not open file \"%s\": %m", OU_STATS_FILE)));
-		if (!ou_read_control(&cf, &why))
+		if (access(BACKUP_LABEL_FILE, F_OK) == 0)
+			ou_set_origin(false, 0, "afresh: the server starts from a base backup");
+		else if (!ou_read_control(&cf, &why))
 			ou_set_origin(false, 0, "afresh: %s", why);
 		else if (cf.state != DB_SHUTDOWNED && cf.state != DB_SHUTDOWNED_IN_RECOVERY)
 			ou_set_origin(false, 0, "afresh: the server did not shut down cleanly (a crash or an immediate stop)");
@@ -669,6 +673,7 @@ ou_stats_restore(void)
 			ou_set_origin(false, 0, "afresh: no saved statistics (the first start with the collector, or none were saved at the last shutdown)");
 		return;
 	}
+	began = GetCurrentTimestamp();
 	why = ou_restore_file(f, &h, &detail_note);
 	FreeFile(f);
 	/* read once: a crash from now on, or a copy of this directory, finds none */
@@ -686,6 +691,9 @@ ou_stats_restore(void)
 	ou_shared->stats_check_tli = true;
 	ou_set_origin(true, h.saved_at, "restored: saved at the last clean shutdown%s",
 				  detail_note ? detail_note : "");
+	ereport(DEBUG1,
+			(errmsg_internal("restored the collector's statistics from \"%s\" in %.3f s",
+							 OU_STATS_FILE, (double) (GetCurrentTimestamp() - began) / USECS_PER_SEC)));
 }
 
 /*

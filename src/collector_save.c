@@ -225,6 +225,8 @@ ou_stats_save(int code, Datum arg)
 	FILE	   *f;
 	bool		ok;
 	int			t;
+	TimestampTz began = GetCurrentTimestamp();
+	uint64		entries = 0;
 
 	if (code != 0 || ou_shared == NULL || IsBinaryUpgrade || !ou_save_statistics)
 		return;
@@ -245,15 +247,19 @@ ou_stats_save(int code, Datum arg)
 		return;
 	}
 	INIT_CRC32C(crc);
+	errno = 0;
 	ok = ou_save_chunk(f, &crc, &h, sizeof(h));
 	for (t = 0; t < OU_SAVED_NTABLES && ok; t++)
+	{
 		ok = ou_save_table(f, &crc, (OuSavedTable) t, h.entries[t]);
+		entries += h.entries[t];
+	}
 	FIN_CRC32C(crc);
 	ok = ok && fwrite(&crc, sizeof(crc), 1, f) == 1 && fflush(f) == 0 && !ferror(f);
 	if (!ok)
 	{
 		if (errno == 0)
-			errno = EIO;		/* a table changed under us: cannot happen */
+			errno = EIO;		/* a table's count changed: cannot happen */
 		FreeFile(f);
 		ou_save_failed("write");
 		return;
@@ -270,5 +276,7 @@ ou_stats_save(int code, Datum arg)
 		return;
 	}
 	ereport(DEBUG1,
-			(errmsg_internal("saved the collector's statistics to \"%s\"", OU_STATS_FILE)));
+			(errmsg_internal("saved the collector's statistics to \"%s\": " UINT64_FORMAT " entries in %.3f s",
+							 OU_STATS_FILE, entries,
+							 (double) (GetCurrentTimestamp() - began) / USECS_PER_SEC)));
 }
