@@ -64,11 +64,13 @@ run() {
 		'$(q "$s" "SELECT profile_entries + extend_entries + split_entries FROM collector_info()")'))"
 }
 
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# server stop_s save_s file_mb start_s restore_s entries_in_3_tables"
 for ((i = 1; i <= repeats; i++)); do
 	if ((i % 2)); then order="full empty"; else order="empty full"; fi
 	for s in $order; do run "$s"; done
 done | tee "$dir/runs"
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$dir/runs" <<'PY'
 import statistics, sys
