@@ -315,6 +315,30 @@ stop "$primary"
 truncate -s -100 "$file"
 restart_with
 ignored "a truncated file is ignored" "the file is truncated or too long"
+# a file made to pass the checksum, with a fork number out of range (which
+# names the fork from an array of four): checked and ignored, never used.
+# The header (collector_persist.h): header_size at byte 12, entry_size[5] at
+# 48, entries[5] at 72; the WAL per relation is the fourth table, the fork
+# number 12 bytes into its entry; then the CRC-32C of all before it.
+sql "$primary" "CREATE TABLE fork_t AS SELECT 1 AS x" >/dev/null
+caught_up "$primary"
+stop "$primary"
+perl -e '
+	open my $f, "+<:raw", $ARGV[0] or die "$ARGV[0]: $!";
+	local $/; my $d = <$f>;
+	my $hs = unpack "V", substr($d, 12, 4);
+	my @size = unpack "V5", substr($d, 48, 20);
+	my @n = unpack "Q<5", substr($d, 72, 40);
+	die "no entry of relation_wal_stats\n" unless $n[3];
+	substr($d, $hs + $n[0] * $size[0] + $n[1] * $size[1] + $n[2] * $size[2] + 12, 4) = pack "l<", 99;
+	my @t = map { my $c = $_; $c = $c & 1 ? ($c >> 1) ^ 0x82F63B78 : $c >> 1 for 1 .. 8; $c } 0 .. 255;
+	my $c = 0xFFFFFFFF;
+	$c = $t[($c ^ $_) & 0xFF] ^ ($c >> 8) for unpack "C*", substr($d, 0, -4);
+	substr($d, -4) = pack "V", $c ^ 0xFFFFFFFF;
+	seek $f, 0, 0; print $f $d; close $f or die;' "$file"
+restart_with
+ignored "a file with a valid checksum and a fork number out of range is ignored" \
+	"an entry of the file's relation_wal_stats is invalid"
 # the server runs meanwhile without the library: relations dropped then
 # would come back under their old counts
 stop "$primary"

@@ -422,18 +422,17 @@ ou_check_crc(FILE *f, const OuStatsFileHeader *h, off_t file_size)
 /*
  * ou_load_entries
  *		Enter n checked entries (each of size bytes, at entries) into htab,
- *		the most recently used ones when they are more than the table holds;
- *		returns how many were left out (evicted).
+ *		the most recently used ones when they are more than the table holds
+ *		(order: room for n of them); returns how many were left out
+ *		(evicted).
  */
 static uint64
-ou_load_entries(HTAB *htab, const OuRestoreTable *rt, char *entries, uint64 n, Size size)
+ou_load_entries(HTAB *htab, const OuRestoreTable *rt, char *entries, uint64 n, Size size,
+				OuByUse *order)
 {
-	OuByUse    *order = palloc_extended(sizeof(OuByUse) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 	uint64		skip = n > (uint64) ou_shared->max_entries ? n - ou_shared->max_entries : 0;
 	uint64		i;
 
-	if (order == NULL)
-		return n;				/* nothing entered: all of them left out */
 	for (i = 0; i < n; i++)
 	{
 		order[i].entry = entries + i * size;
@@ -456,7 +455,6 @@ ou_load_entries(HTAB *htab, const OuRestoreTable *rt, char *entries, uint64 n, S
 		else
 			memcpy(e, order[i].entry, size);
 	}
-	pfree(order);
 	return skip;
 }
 
@@ -474,31 +472,33 @@ ou_restore_table(FILE *f, OuSavedTable t, uint64 n, uint64 use_clock)
 	char	   *entries;
 	uint64		i;
 
+	const char *why = NULL;
+	OuByUse    *order;
+
 	if (n == 0)
 		return NULL;
 	entries = palloc_extended(n * size, MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-	if (entries == NULL)
-		return ou_why(ERRCODE_OUT_OF_MEMORY, "out of memory for the file's %s", rt->name);
-	if (fread(entries, size, n, f) != n)
-	{
-		pfree(entries);
-		return ou_why(ERRCODE_IO_ERROR, "the file could not be read whole");
-	}
-	for (i = 0; i < n; i++)
+	order = palloc_extended(n * sizeof(OuByUse), MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (entries == NULL || order == NULL)
+		why = ou_why(ERRCODE_OUT_OF_MEMORY, "out of memory for the file's %s", rt->name);
+	else if (fread(entries, size, n, f) != n)
+		why = ou_why(ERRCODE_IO_ERROR, "the file could not be read whole");
+	for (i = 0; why == NULL && i < n; i++)
 	{
 		char	   *e = entries + i * size;
 		uint64		used;
 
 		memcpy(&used, e + rt->used_offset, sizeof(uint64));
 		if (!rt->prepare(e) || used > use_clock)
-		{
-			pfree(entries);
-			return ou_why(ERRCODE_DATA_CORRUPTED, "an entry of the file's %s is invalid", rt->name);
-		}
+			why = ou_why(ERRCODE_DATA_CORRUPTED, "an entry of the file's %s is invalid", rt->name);
 	}
-	ou_restore_counters(t)->evicted += ou_load_entries(htab, rt, entries, n, size);
-	pfree(entries);
-	return NULL;
+	if (why == NULL)
+		ou_restore_counters(t)->evicted += ou_load_entries(htab, rt, entries, n, size, order);
+	if (entries != NULL)
+		pfree(entries);
+	if (order != NULL)
+		pfree(order);
+	return why;
 }
 
 /* put the counters saved beside the tables back into OuShared */
@@ -644,6 +644,8 @@ ou_stats_restore(void)
 		ou_set_origin(false, 0, "afresh: started by pg_upgrade (binary-upgrade mode), which neither reads nor saves statistics");
 		return;
 	}
+	/* what a save that did not finish left (the postmaster was killed) */
+	(void) unlink(OU_STATS_TMPFILE);
 	if (!ou_save_statistics)
 	{
 		(void) unlink(OU_STATS_FILE);
