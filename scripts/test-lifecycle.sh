@@ -271,7 +271,7 @@ restart_with() {
 }
 restart_with ordered_uuid.max_entries=4000 ordered_uuid.profile_queries=on
 check "a restart that turns the detailed profile on: the rest restored, the detailed profile afresh" "$primary" \
-	"SELECT stats_restored AND stats_start_reason LIKE 'restored%wait_profile_detail afresh: its dimensions changed' FROM collector_info()"
+	"SELECT stats_restored AND stats_start_reason LIKE 'restored%wait_profile_detail afresh: it was off at the last shutdown' FROM collector_info()"
 sql "$primary" "SELECT ou_test_collector_fill(2000, now() - interval '2 hours')" >/dev/null
 before=$(sql "$primary" "$made_up")
 check "write_path_report() before a clean restart: two hours of history" "$primary" "$no_history"

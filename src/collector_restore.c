@@ -533,6 +533,8 @@ ou_detail_afresh(const OuStatsFileHeader *h)
 {
 	if (ou_detail_htab == NULL)
 		return NULL;
+	if (h->detail_dims == 0)
+		return "; wait_profile_detail afresh: it was off at the last shutdown";
 	if (h->detail_dims != ou_detail_dims())
 		return "; wait_profile_detail afresh: its dimensions changed";
 	if (ou_profile_pids)
