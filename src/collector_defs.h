@@ -298,6 +298,7 @@ extern Size ou_walrel_shmem_size(int max_entries);
 extern void ou_walrel_shmem_init(int max_entries);
 extern void ou_walrel_discard_local(void);
 extern void ou_walrel_clear(void);
+extern void ou_walrel_evicting(const void *entry);
 extern void ou_walrel_count(XLogReaderState *r, uint64 recno);
 extern void ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
 							const OuRelFileLocator *dead_dirs, int ndead_dirs);

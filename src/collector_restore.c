@@ -88,6 +88,7 @@ typedef struct OuRestoreTable
 	Size		used_offset;
 	bool		(*prepare) (void *entry);	/* check; rebuild the key */
 	void		(*merge) (void *into, const void *from);	/* a key seen twice */
+	OuEvictHook evicting;		/* an entry left out (NULL: nothing to do) */
 } OuRestoreTable;
 
 static shmem_startup_hook_type ou_prev_startup_hook = NULL;
@@ -270,7 +271,7 @@ static const OuRestoreTable ou_restore_tables[OU_SAVED_NTABLES] = {
 	[OU_SAVED_SPLIT] = {"index_split_stats", offsetof(OuSplitEntry, last_used),
 	ou_prepare_split, ou_merge_split},
 	[OU_SAVED_WALREL] = {"relation_wal_stats", offsetof(OuWalRelEntry, last_used),
-	ou_prepare_walrel, ou_merge_walrel},
+	ou_prepare_walrel, ou_merge_walrel, ou_walrel_evicting},
 	[OU_SAVED_DETAIL] = {"wait_profile_detail", offsetof(OuDetailEntry, last_used),
 	ou_prepare_detail, ou_merge_detail},
 };
@@ -423,7 +424,8 @@ ou_check_crc(FILE *f, const OuStatsFileHeader *h, off_t file_size)
  * ou_load_entries
  *		Enter n checked entries (each of size bytes, at entries) into htab,
  *		the most recently used ones when they are more than the table holds
- *		(order: room for n of them); returns how many were left out
+ *		(order: room for n of them); each left out is shown to the table's
+ *		evicting hook, as an eviction would.  Returns how many were left out
  *		(evicted).
  */
 static uint64
@@ -431,6 +433,7 @@ ou_load_entries(HTAB *htab, const OuRestoreTable *rt, char *entries, uint64 n, S
 				OuByUse *order)
 {
 	uint64		skip = n > (uint64) ou_shared->max_entries ? n - ou_shared->max_entries : 0;
+	uint64		left_out = 0;
 	uint64		i;
 
 	for (i = 0; i < n; i++)
@@ -440,14 +443,19 @@ ou_load_entries(HTAB *htab, const OuRestoreTable *rt, char *entries, uint64 n, S
 	}
 	if (skip > 0)
 		ou_sort_by_use(order, n);
-	for (i = skip; i < n; i++)
+	for (i = 0; i < n; i++)
 	{
 		bool		found;
-		char	   *e = hash_search(htab, order[i].entry, HASH_ENTER_NULL, &found);
+		char	   *e = NULL;
 
+		if (i >= skip)
+			e = hash_search(htab, order[i].entry, HASH_ENTER_NULL, &found);
 		if (e == NULL)
 		{
-			skip++;				/* no room: cannot happen below max_entries */
+			/* the least recently used (no room cannot happen after them) */
+			if (rt->evicting != NULL)
+				rt->evicting(order[i].entry);
+			left_out++;
 			continue;
 		}
 		if (found)
@@ -455,7 +463,7 @@ ou_load_entries(HTAB *htab, const OuRestoreTable *rt, char *entries, uint64 n, S
 		else
 			memcpy(e, order[i].entry, size);
 	}
-	return skip;
+	return left_out;
 }
 
 /*
