@@ -282,7 +282,9 @@ check "after a clean restart: an extension's LWLock tranche (an id given out at 
 	"SELECT count(*) = 200 AND bool_and(wait_event_type = 'LWLock' AND wait_event = 'extension')
 	   FROM wait_profile WHERE datid::bigint >= 4200000000 AND (datid::bigint - 4200000000) % 10 = 0"
 check "write_path_report() after a clean restart keeps its history" "$primary" "$no_history"
-# a smaller max_entries: each table keeps its most recently used entries
+# a smaller max_entries: each table keeps its most recently used entries;
+# the WAL counts of those left out go to relation_wal_info()'s evicted ones
+evicted0=$(sql "$primary" "SELECT evicted_records FROM relation_wal_info()")
 restart_with ordered_uuid.max_entries=1000 ordered_uuid.profile_queries=on
 check "a restart with a smaller max_entries keeps each table's 1000 most recently used entries, the rest counted as evicted" "$primary" \
 	"SELECT c.extend_entries <= 1000 AND c.split_entries <= 1000 AND c.extend_evicted >= 2000 - e.n
@@ -290,6 +292,11 @@ check "a restart with a smaller max_entries keeps each table's 1000 most recentl
 	   FROM collector_info() c,
 			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM extend_lock_stats WHERE datid::bigint >= 4200000000) e,
 			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM index_split_stats WHERE datid::bigint >= 4200000000) s"
+check "... and the WAL counts of the made-up relation_wal_stats entries left out are in its evicted totals" "$primary" \
+	"SELECT w.n <= 1000 AND w.lo = 4200000000 + 2000 - w.n
+		AND i.evicted_records - $evicted0 >= (2000 - w.n) * (2000 - w.n + 1) / 2
+	   FROM relation_wal_info() i,
+			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM relation_wal_stats WHERE datid::bigint >= 4200000000) w"
 # files not to be trusted: ignored with a LOG line, the statistics afresh,
 # the file gone
 file=$primary/data/pg_stat/ordered_uuid.stat
