@@ -274,13 +274,19 @@ check "a restart that turns the detailed profile on: the rest restored, the deta
 	"SELECT stats_restored AND stats_start_reason LIKE 'restored%wait_profile_detail afresh: it was off at the last shutdown' FROM collector_info()"
 sql "$primary" "SELECT ou_test_collector_fill(2000, now() - interval '2 hours')" >/dev/null
 before=$(sql "$primary" "$made_up")
+# tranche_rows NAME: the made-up samples on the collector's tranche show as NAME
+tranche_rows() {
+	echo "SELECT count(*) = 200 AND bool_and(wait_event_type = 'LWLock' AND wait_event = '$1')
+	   FROM wait_profile WHERE datid::bigint >= 4200000000 AND (datid::bigint - 4200000000) % 10 = 0"
+}
+check "before a clean restart: the samples on the collector's own LWLock tranche show its name" "$primary" \
+	"$(tranche_rows ordered_uuid)"
 check "write_path_report() before a clean restart: two hours of history" "$primary" "$no_history"
 restart_with ordered_uuid.max_entries=4000 ordered_uuid.profile_queries=on
 check "after a clean restart: every made-up entry of the five tables back, unchanged (${before%% *} entries)" "$primary" \
 	"SELECT ($made_up) = '$before' AND '$before' LIKE '10000 %'"
 check "after a clean restart: an extension's LWLock tranche (an id given out at start) is LWLock / extension, its samples kept" "$primary" \
-	"SELECT count(*) = 200 AND bool_and(wait_event_type = 'LWLock' AND wait_event = 'extension')
-	   FROM wait_profile WHERE datid::bigint >= 4200000000 AND (datid::bigint - 4200000000) % 10 = 0"
+	"$(tranche_rows extension)"
 check "write_path_report() after a clean restart keeps its history" "$primary" "$no_history"
 # a smaller max_entries: each table keeps its most recently used entries;
 # the WAL counts of those left out go to relation_wal_info()'s evicted ones

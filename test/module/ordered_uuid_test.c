@@ -576,7 +576,8 @@ ou_test_fill_one(OuTestCollector *c, int i)
 	memset(&de, 0, sizeof(de));
 	pe.key.dbid = de.key.dbid = db;
 	pe.key.backend_type = de.key.backend_type = B_BACKEND;
-	pe.key.wait_event_info = i % 10 == 0 ? PG_WAIT_LWLOCK | (LWTRANCHE_FIRST_USER_DEFINED + i % 3) : 0;
+	/* the collector's own tranche: an extension's, its id given out at start */
+	pe.key.wait_event_info = i % 10 == 0 ? PG_WAIT_LWLOCK | c->shared->lock->tranche : 0;
 	pe.samples = de.samples = i + 1;
 	pe.time_us = de.time_us = (int64) (i + 1) * 10000;
 	de.key.roleid = BOOTSTRAP_SUPERUSERID;
@@ -614,7 +615,8 @@ ou_test_fill_one(OuTestCollector *c, int i)
  * Enters up to n made-up entries into each of the collector's tables (the
  * detailed profile too when it is on), as far as max_entries leaves room:
  * entry i is of database OU_TEST_FILL_DB + i, counts i + 1 (a wait_profile
- * entry in ten of an extension's LWLock tranche, the others CPU), entered in
+ * entry in ten on the collector's own LWLock tranche, whose id core gives
+ * out at start, the others CPU), entered in
  * order of i (the highest i are the most recently used).  Sets stats_reset
  * when it is not NULL.  Returns the entries entered.  The relation_wal_stats
  * rows then no longer add up to relation_wal_info().  Needs the library
