@@ -182,7 +182,7 @@ stall() {
 	done
 	report "stall the collector in its latch wait" 1 "gave up"
 }
-unstall() { kill -CONT "$stalled"; }
+unstall() { kill -CONT "$stalled" 2>/dev/null || true; }
 # set NAME=VALUE... (VALUE DEFAULT resets) and reload
 set_conf() {
 	local kv
@@ -202,6 +202,7 @@ stop_stalled() {
 	ou_as_server_user "$bindir/pg_ctl" -D "$primary/data" -m fast -w -t "$wait_s" stop >/dev/null 2>&1 &
 	stopper=$!
 	for ((i = 0; i < wait_s * 20; i++)); do
+		[ -e "/proc/$stalled" ] || break
 		(($(printf '%d' "0x$(sed -n 's/^ShdPnd:\t//p' "/proc/$stalled/status" 2>/dev/null || echo 0)") & 0x4000)) && break
 		sleep 0.05
 	done
@@ -223,11 +224,17 @@ for q in "SELECT ordered_uuid_reset()" "CREATE TABLE w (id uuid PRIMARY KEY, doc
 	"CREATE TABLE z (id int PRIMARY KEY)" "INSERT INTO z SELECT generate_series(1, 20000)"; do
 	sql "$primary" "$q" >/dev/null
 done
+sql "$primary" "CREATE DATABASE zdb" >/dev/null
+psql -XAtq -v ON_ERROR_STOP=1 -h "$primary" -p "$port" -U postgres -d zdb \
+	-c "CREATE TABLE zz (id int PRIMARY KEY); INSERT INTO zz SELECT generate_series(1, 20000)" >/dev/null
 caught_up "$primary"
 exact "before a restart: a's splits counted exactly" "$primary" a_pkey
 relation_wal_exact "relation_wal_stats equals pg_waldump per relation file (records, bytes, images)" "$primary" 1
 z_nodes=$(sql "$primary" "SELECT pg_relation_filenode('z') || ', ' || pg_relation_filenode('z_pkey')")
+zdb=$(sql "$primary" "SELECT oid FROM pg_database WHERE datname = 'zdb'")
 IFS='|' read -r old_pid reset0 pruned0 <<<"$(sql "$primary" "SELECT concat_ws('|', worker_pid, stats_reset, split_pruned) FROM collector_info()")"
+# (DROP DATABASE waits for every process, the worker too: not while stalled)
+sql "$primary" "DROP DATABASE zdb"
 stall
 sql "$primary" "DROP TABLE z"
 stop_stalled
@@ -238,9 +245,10 @@ check "after a clean restart: the statistics go on (restored, stats_reset kept),
 	"SELECT stats_restored AND stats_saved_at IS NOT NULL AND stats_start_reason LIKE 'restored%'
 		AND worker_pid <> $old_pid AND stats_reset::text = '$reset0' FROM collector_info()"
 exact "after a clean restart: a's splits go on, exactly" "$primary" a_pkey
-check "after a clean restart: z, dropped while the worker read nothing before the shutdown, is pruned" "$primary" \
-	"SELECT split_pruned > $pruned0 AND NOT EXISTS (SELECT FROM relation_wal_stats WHERE relfilenode IN ($z_nodes))
-		AND NOT EXISTS (SELECT FROM index_split_stats WHERE relfilenode IN ($z_nodes)) FROM collector_info()"
+check "after a clean restart: z, dropped while the worker read nothing before the shutdown, and database zdb are pruned" "$primary" \
+	"SELECT split_pruned > $pruned0
+		AND NOT EXISTS (SELECT FROM relation_wal_stats WHERE relfilenode IN ($z_nodes) OR datid = $zdb)
+		AND NOT EXISTS (SELECT FROM index_split_stats WHERE relfilenode IN ($z_nodes) OR datid = $zdb) FROM collector_info()"
 relation_wal_exact "after a clean restart: relation_wal_stats equals pg_waldump from before the restart to after it" "$primary" 1
 sql "$primary" "CREATE TABLE b (id int PRIMARY KEY); INSERT INTO b SELECT generate_series(1, 20000)"
 caught_up "$primary"
