@@ -586,7 +586,8 @@ ou_restore_tables_from(FILE *f, const OuStatsFileHeader *h, const char **detail_
 	}
 	if (evicted > 0)
 		ereport(LOG,
-				(errmsg("restored the collector's statistics without " UINT64_FORMAT " least recently used entries",
+				(errcode(ERRCODE_SUCCESSFUL_COMPLETION),
+				 errmsg("restored the collector's statistics without " UINT64_FORMAT " least recently used entries",
 						evicted),
 				 errdetail("They were saved with more entries a table than ordered_uuid.max_entries (%d) now allows; the entries left out are counted as evicted.",
 						   ou_shared->max_entries)));
@@ -704,7 +705,8 @@ ou_stats_restore(void)
 	ou_set_origin(true, h.saved_at, "restored: saved at the last clean shutdown%s",
 				  detail_note ? detail_note : "");
 	ereport(DEBUG1,
-			(errmsg_internal("restored the collector's statistics from \"%s\" in %.3f s",
+			(errcode(ERRCODE_SUCCESSFUL_COMPLETION),
+			 errmsg_internal("restored the collector's statistics from \"%s\" in %.3f s",
 							 OU_STATS_FILE, (double) (GetCurrentTimestamp() - began) / USECS_PER_SEC)));
 }
 
@@ -778,6 +780,7 @@ ou_restore_check_timeline(void)
 	LWLockRelease(ou_shared->lock);
 	if (afresh)
 		ereport(LOG,
-				(errmsg("the collector's statistics start afresh on timeline %u", tli),
+				(errcode(ERRCODE_SUCCESSFUL_COMPLETION),
+				 errmsg("the collector's statistics start afresh on timeline %u", tli),
 				 errdetail("Those restored at the start were counted on timeline %u.", saved)));
 }

@@ -233,7 +233,8 @@ ou_stats_save(int code, Datum arg)
 	if (!ou_read_control(&cf, &why))
 	{
 		ereport(LOG,
-				(errmsg("could not save the collector's statistics: %s", why)));
+				(errcode(ERRCODE_IO_ERROR),
+				 errmsg("could not save the collector's statistics: %s", why)));
 		return;
 	}
 	if (cf.state != DB_SHUTDOWNED && cf.state != DB_SHUTDOWNED_IN_RECOVERY)
@@ -276,7 +277,8 @@ ou_stats_save(int code, Datum arg)
 		return;
 	}
 	ereport(DEBUG1,
-			(errmsg_internal("saved the collector's statistics to \"%s\": " UINT64_FORMAT " entries in %.3f s",
+			(errcode(ERRCODE_SUCCESSFUL_COMPLETION),
+			 errmsg_internal("saved the collector's statistics to \"%s\": " UINT64_FORMAT " entries in %.3f s",
 							 OU_STATS_FILE, entries,
 							 (double) (GetCurrentTimestamp() - began) / USECS_PER_SEC)));
 }
