@@ -122,7 +122,7 @@ walrel_sql="SELECT 'range ' || wal_start || ' ' || wal_reached || ' ' || pruned_
 	UNION ALL SELECT tablespace || '/' || datid || '/' || relfilenode || '/' || fork || ' ' || records || '|'
 		|| wal_bytes || '|' || fpis || '|' || fpi_bytes FROM relation_wal_stats"
 relation_wal_exact() {
-	local i rows r1 start end bs rc=0 detail
+	local i rows r1 start end bs seg rc=0 detail
 	for ((i = 0; i < wait_s * 5; i++)); do
 		rows=$(sql "$2" "$walrel_sql" 2>/dev/null) || rows=
 		r1=$(sql "$2" "SELECT 'range ' || wal_start || ' ' || wal_reached FROM relation_wal_info()" 2>/dev/null) || r1=
@@ -131,7 +131,12 @@ relation_wal_exact() {
 	done
 	read -r _ start end _ <<<"$(grep '^range ' <<<"$rows")"
 	bs=$(sql "$2" "SELECT current_setting('block_size')")
-	detail=$(ou_as_server_user "$bindir/pg_waldump" -p "$2/data/pg_wal" -t "$3" -b -s "$start" -e "$end" 2>&1 |
+	# the segments holding start and end named (start "+ 1": pg_walfile_name()
+	# names the segment before a segment's first byte); without them
+	# pg_waldump takes its segment size from whichever file it lists first,
+	# which may be one made ahead, all zeros ("invalid WAL segment size")
+	seg=$(sql "$2" "SELECT pg_walfile_name('$start'::pg_lsn + 1) || ' ' || pg_walfile_name('$end')")
+	detail=$(ou_as_server_user "$bindir/pg_waldump" -p "$2/data/pg_wal" -t "$3" -b -s "$start" -e "$end" $seg 2>&1 |
 		awk -v bs="$bs" -v view="$rows" '
 		/^rmgr:/ { match($0, /len \(rec\/tot\): *[0-9]+\/ *[0-9]+/); t = substr($0, RSTART, RLENGTH);
 			sub(/.*\/ */, "", t); tot = t; nb = 0; split("", seen); next }
