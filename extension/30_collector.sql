@@ -74,13 +74,14 @@ CREATE FUNCTION collector_info(
 	OUT wal_skipped_bytes bigint, OUT profile_evicted bigint,
 	OUT extend_evicted bigint, OUT split_evicted bigint,
 	OUT split_pruned bigint, OUT state text, OUT wal_lag_bytes bigint,
-	OUT wal_lag interval, OUT wal_retention text)
+	OUT wal_lag interval, OUT wal_retention text, OUT stats_restored boolean,
+	OUT stats_saved_at timestamptz, OUT stats_start_reason text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION collector_info() IS
-'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, and how it keeps the WAL it has not read';
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, how it keeps the WAL it has not read, and whether its statistics go on from those saved at the last clean shutdown (and why not)';
 
 CREATE FUNCTION ordered_uuid_reset()
 RETURNS void

@@ -36,19 +36,24 @@
 /* the share of a full table evicted at once */
 #define OU_EVICT_PERCENT	5
 
-typedef struct OuVictim
-{
-	uint64		last_used;
-	void	   *entry;
-} OuVictim;
-
+/*
+ * ou_sort_by_use
+ *		Sort v[0..n) least recently used first (collector_restore.c too,
+ *		which keeps a restored table's most recently used entries).
+ */
 static int
-ou_victim_cmp(const void *a, const void *b)
+ou_by_use_cmp(const void *a, const void *b)
 {
-	uint64		l = ((const OuVictim *) a)->last_used;
-	uint64		r = ((const OuVictim *) b)->last_used;
+	uint64		l = ((const OuByUse *) a)->last_used;
+	uint64		r = ((const OuByUse *) b)->last_used;
 
 	return l < r ? -1 : (l > r ? 1 : 0);
+}
+
+void
+ou_sort_by_use(OuByUse *v, Size n)
+{
+	qsort(v, n, sizeof(OuByUse), ou_by_use_cmp);
 }
 
 /*
@@ -61,7 +66,7 @@ ou_table_dealloc(HTAB *htab, Size used_offset, OuEvictHook evicting)
 {
 	HASH_SEQ_STATUS seq;
 	char	   *entry;
-	OuVictim   *v;
+	OuByUse    *v;
 	long		n = 0,
 				cap = hash_get_num_entries(htab),
 				nvict,
@@ -70,7 +75,7 @@ ou_table_dealloc(HTAB *htab, Size used_offset, OuEvictHook evicting)
 	Assert(OU_LOCKED_EXCLUSIVE());
 	if (cap <= 0)
 		return 0;
-	v = palloc(sizeof(OuVictim) * cap);
+	v = palloc(sizeof(OuByUse) * cap);
 	hash_seq_init(&seq, htab);
 	while ((entry = hash_seq_search(&seq)) != NULL)
 	{
@@ -83,7 +88,7 @@ ou_table_dealloc(HTAB *htab, Size used_offset, OuEvictHook evicting)
 		v[n].entry = entry;
 		n++;
 	}
-	qsort(v, n, sizeof(OuVictim), ou_victim_cmp);
+	ou_sort_by_use(v, n);
 	nvict = Max(1, n * OU_EVICT_PERCENT / 100);
 	for (i = 0; i < nvict && i < n; i++)
 	{

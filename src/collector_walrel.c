@@ -271,9 +271,10 @@ ou_walrel_add_pruned(OuWalRelTotals *t, const OuWalRelEntry *e)
 /*
  * ou_walrel_evicting
  *		Add the counts of an entry that is about to leave the shared table
- *		for lack of room (collector_evict.c calls it) to the evicted totals.
+ *		for lack of room (collector_evict.c calls it), or that a restore
+ *		leaves out (collector_restore.c), to the evicted totals.
  */
-static void
+void
 ou_walrel_evicting(const void *entry)
 {
 	const OuWalRelEntry *e = entry;

@@ -7,7 +7,46 @@
 \echo Use "ALTER EXTENSION ordered_uuid UPDATE TO '1.6.0'" to load this file. \quit
 
 --------------------------------------------------------------------------------
--- 1.6.0 (h5): switching a table that holds random keys to an ordered default.
+-- Collector (extension/30_collector.sql): collector_info() says whether the statistics go on from those
+-- saved at the last clean shutdown (stats_restored, stats_saved_at) and why
+-- (not) (stats_start_reason).  New OUT columns change the result type, so the
+-- function is dropped and created again: a view of one's own on it must be
+-- dropped before the update and created after it, which the error says.  It
+-- comes first, so that an update that stops here has done nothing else.
+--------------------------------------------------------------------------------
+DO $$
+DECLARE
+	msg text;
+	detail text;
+BEGIN
+	DROP FUNCTION collector_info();
+EXCEPTION WHEN dependent_objects_still_exist THEN
+	GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+	RAISE EXCEPTION USING ERRCODE = 'dependent_objects_still_exist', MESSAGE = msg, DETAIL = detail,
+		HINT = 'This update drops collector_info() and creates it again with new result columns: drop the objects that depend on it, run ALTER EXTENSION ordered_uuid UPDATE, then create them again.';
+END $$;
+
+CREATE FUNCTION collector_info(
+	OUT worker_pid integer, OUT worker_started timestamptz,
+	OUT stats_reset timestamptz, OUT rounds bigint, OUT max_entries integer,
+	OUT profile_entries bigint, OUT profile_dropped bigint,
+	OUT extend_entries bigint, OUT extend_dropped bigint,
+	OUT split_entries bigint, OUT split_dropped bigint,
+	OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
+	OUT wal_skipped_bytes bigint, OUT profile_evicted bigint,
+	OUT extend_evicted bigint, OUT split_evicted bigint,
+	OUT split_pruned bigint, OUT state text, OUT wal_lag_bytes bigint,
+	OUT wal_lag interval, OUT wal_retention text, OUT stats_restored boolean,
+	OUT stats_saved_at timestamptz, OUT stats_start_reason text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION collector_info() IS
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, how it keeps the WAL it has not read, and whether its statistics go on from those saved at the last clean shutdown (and why not)';
+
+--------------------------------------------------------------------------------
+-- Switching a table that holds random keys to an ordered default.
 -- uuid_striped_nextval(interval_length, right_edge) makes fill keys in every
 -- session, for an index whose right edge holds random keys (extension/
 -- 10_generators.sql); index_newest_pages() measures the pages behind an
