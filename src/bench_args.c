@@ -32,6 +32,7 @@
 #include "miscadmin.h"
 #include "storage/procarray.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/syscache.h"
@@ -255,6 +256,59 @@ ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name, int64 min
 	else
 		v = PG_GETARG_INT32(argno);
 	return ou_check_range(name, v, min, max);
+}
+
+/*
+ * ou_bench_arg_generators
+ *		The generator expressions of a text[] argument, each checked (not
+ *		NULL, not empty, at most OU_MAX_GENERATOR_LEN bytes, a single SQL
+ *		expression once $seq is replaced); *ngens gets how many (at least
+ *		one).
+ */
+char	  **
+ou_bench_arg_generators(FunctionCallInfo fcinfo, int argno, int *ngens)
+{
+	ArrayType  *arr;
+	Datum	   *gens;
+	bool	   *nulls;
+	char	  **out;
+	int			g;
+
+	ou_check_not_null(fcinfo, argno, "generators");
+	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must be a one-dimensional array")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &nulls, ngens);
+	if (*ngens == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must not be empty")));
+	out = palloc(sizeof(char *) * *ngens);
+	for (g = 0; g < *ngens; g++)
+	{
+		Size		len;
+
+		if (nulls[g])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("generators must not contain nulls")));
+		len = VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g]));
+		if (len == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("generators must not contain empty strings")));
+		if (len > OU_MAX_GENERATOR_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("generator expression %d is too long", g + 1),
+					 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
+							   OU_MAX_GENERATOR_LEN, len)));
+		out[g] = TextDatumGetCString(gens[g]);
+		ou_bench_check_generator(out[g], ou_bench_replace_seq(out[g], "s.s"));
+	}
+	return out;
 }
 
 /*

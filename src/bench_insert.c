@@ -48,10 +48,7 @@
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "nodes/parsenodes.h"
-#include "parser/parser.h"
 #include "storage/latch.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -92,95 +89,6 @@ PG_FUNCTION_INFO_V1(bench_insert_distributed);
  */
 #define OU_STATS_SETTLE_MS		10500
 
-/*
- * ou_replace_seq
- *		The generator expression with every "$seq" replaced by the scratch
- *		sequence as a regclass literal; "bigint" becomes nextval() of it.
- */
-static char *
-ou_replace_seq(const char *gen, const char *qseq)
-{
-	StringInfoData buf;
-	const char *p = gen;
-	const char *hit;
-	char	   *lit = psprintf("%s::pg_catalog.regclass", quote_literal_cstr(qseq));
-
-	while (*p == ' ')
-		p++;
-	if (pg_strcasecmp(p, "bigint") == 0)
-		return psprintf("pg_catalog.nextval(%s)", lit);
-
-	initStringInfo(&buf);
-	p = gen;
-	while ((hit = strstr(p, "$seq")) != NULL)
-	{
-		appendBinaryStringInfo(&buf, p, hit - p);
-		appendStringInfoString(&buf, lit);
-		p = hit + 4;
-	}
-	appendStringInfoString(&buf, p);
-	return buf.data;
-}
-
-/*
- * ou_check_generator
- *		The generator (after $seq replacement) must be one SQL expression:
- *		it is pasted into DDL, so anything else (a second statement, a FROM
- *		clause) is refused here, in the leader, before any worker runs it.
- *		It would run with the caller's privileges anyway; this keeps the
- *		scratch DDL what it says.  Syntax errors keep their SQLSTATE.
- */
-static void
-ou_check_generator(const char *gen, const char *expr)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-	List	   *raw = NIL;
-	bool		ok = false;
-
-	PG_TRY();
-	{
-		raw = raw_parser(psprintf("SELECT (%s)", expr), RAW_PARSE_DEFAULT);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		/* the parser's error, with its position inside the expression */
-		ereport(ERROR,
-				(errcode(edata->sqlerrcode),
-				 errmsg_internal("%s", edata->message),
-				 edata->detail ? errdetail_internal("%s", edata->detail) : 0,
-				 edata->hint ? errhint("%s", edata->hint) : 0,
-				 edata->cursorpos > 8 ? internalerrposition(edata->cursorpos - 8) : 0,
-				 internalerrquery(expr),
-				 errcontext("generator expression \"%s\"", gen)));
-	}
-	PG_END_TRY();
-
-	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, SelectStmt))
-	{
-		SelectStmt *sel = (SelectStmt *) linitial_node(RawStmt, raw)->stmt;
-
-		ok = list_length(sel->targetList) == 1 &&
-			linitial_node(ResTarget, sel->targetList)->name == NULL &&
-			sel->fromClause == NIL && sel->whereClause == NULL &&
-			sel->groupClause == NIL && sel->havingClause == NULL &&
-			sel->windowClause == NIL && sel->valuesLists == NIL &&
-			sel->sortClause == NIL && sel->limitOffset == NULL &&
-			sel->limitCount == NULL && sel->lockingClause == NIL &&
-			sel->withClause == NULL && sel->op == SETOP_NONE &&
-			sel->distinctClause == NIL && sel->intoClause == NULL;
-	}
-	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid generator expression \"%s\"", gen),
-				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
-}
-
 /* most runs (generators times repetitions) of one call */
 #define OU_MAX_RUNS				100000
 
@@ -216,7 +124,7 @@ ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged, int32 sh
 	st->qtbl = ou_bench_qualified(schema, psprintf("%st", st->prefix));
 	st->index = psprintf("%st_pkey", st->prefix);
 	qseq = ou_bench_qualified(schema, psprintf("%ss", st->prefix));
-	expr = ou_replace_seq(gen, qseq);
+	expr = ou_bench_replace_seq(gen, qseq);
 
 	st->create = list_make4(ou_bench_stmt(false, "CREATE SEQUENCE %s", qseq),
 							ou_bench_stmt(true, "CREATE %sTABLE %s AS SELECT (%s) AS id WITH NO DATA",
@@ -285,9 +193,7 @@ typedef struct OuInsertArgs
 static void
 ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 {
-	ArrayType  *gens_arr;
-	Datum	   *gens;
-	bool	   *gen_nulls;
+	char	  **gens;
 	int			g;
 
 	memset(a, 0, sizeof(*a));
@@ -304,17 +210,7 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	/* bench_insert_distributed, and bench_insert before 1.3.0, have no repeats */
 	a->repeats = (distributed || PG_NARGS() <= OU_INSERT_OLD_NARGS) ? 1 :
 		(int) ou_bench_arg_int(fcinfo, OU_INSERT_OLD_NARGS, "repeats", 1, OU_MAX_REPEATS);
-	ou_check_not_null(fcinfo, 0, "generators");
-	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
-	if (ARR_NDIM(gens_arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must be a one-dimensional array")));
-	deconstruct_array(gens_arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &gen_nulls, &a->ngens);
-	if (a->ngens == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must not be empty")));
+	gens = ou_bench_arg_generators(fcinfo, 0, &a->ngens);
 
 	if ((int64) a->ngens * a->repeats > OU_MAX_RUNS)
 		ereport(ERROR,
@@ -327,26 +223,8 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
 	for (g = 0; g < a->ngens; g++)
 	{
-		char	   *gen;
-		Size		len;
+		char	   *gen = gens[g];
 
-		if (gen_nulls[g])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("generators must not contain nulls")));
-		len = VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g]));
-		if (len == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("generators must not contain empty strings")));
-		if (len > OU_MAX_GENERATOR_LEN)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("generator expression %d is too long", g + 1),
-					 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
-							   OU_MAX_GENERATOR_LEN, len)));
-		gen = TextDatumGetCString(gens[g]);
-		ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
 		a->st[g] = ou_gen_stmts(gen, g + 1, a->schema, a->unlogged, a->shard_count);
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->create));
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->prefill));
@@ -394,23 +272,7 @@ ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *after, int 
 	f->order = order;
 }
 
-/*
- * ou_spread_of
- *		The spread of the double at offset off of n runs' figures.
- */
-static OuSpread
-ou_spread_of(OuInsertFigures *f, int n, size_t off)
-{
-	double	   *v = palloc(sizeof(double) * n);
-	int			i;
-
-	for (i = 0; i < n; i++)
-		v[i] = *(double *) ((char *) &f[i] + off);
-	return ou_spread(v, n);
-}
-
-#define OU_MEDIAN(f, n, field) \
-	(ou_spread_of((f), (n), offsetof(OuInsertFigures, field)).median)
+#define OU_MEDIAN(f, n, field) (OU_SPREAD((f), (n), OuInsertFigures, field).median)
 
 /*
  * ou_bench_insert_spread
@@ -421,8 +283,8 @@ ou_spread_of(OuInsertFigures *f, int n, size_t off)
 static void
 ou_bench_insert_spread(OuInsertFigures *f, int n, Datum *values)
 {
-	OuSpread	secs = ou_spread_of(f, n, offsetof(OuInsertFigures, seconds));
-	OuSpread	rate = ou_spread_of(f, n, offsetof(OuInsertFigures, rows_per_sec));
+	OuSpread	secs = OU_SPREAD(f, n, OuInsertFigures, seconds);
+	OuSpread	rate = OU_SPREAD(f, n, OuInsertFigures, rows_per_sec);
 	Datum	   *rates = palloc(sizeof(Datum) * n);
 	Datum	   *orders = palloc(sizeof(Datum) * n);
 	int			i;

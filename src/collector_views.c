@@ -212,8 +212,8 @@ ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize, Size dbid_off
 	ou_emit_rows(fcinfo, rows, n, entrysize, dbid_offset, fill);
 }
 
-/* the name of database dbid, or NULL */
-static bool
+/* the name of database dbid into *out as a name Datum, or false */
+bool
 ou_db_name(Oid dbid, Datum *out)
 {
 	char	   *name;
@@ -482,6 +482,7 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 	(void) ou_table_remove_if(ou_extend_htab, NULL, NULL);
 	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
 	ou_walrel_clear();
+	ou_ssi_clear();
 	if (ou_detail_htab != NULL)
 		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
 	pg_atomic_fetch_add_u32(&ou_shared->resets, 1);
