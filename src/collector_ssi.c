@@ -13,7 +13,8 @@
  * from _PG_init) that counts the errors of SQLSTATE 40001 of its database:
  * "ssi" when the message is SSI's own ("could not serialize access due to
  * read/write dependencies among transactions", told apart by its
- * untranslated text, edata->message_id), "other" for the rest of 40001
+ * untranslated text, edata->message_id, or by its translation when an error
+ * raised again from a copy has none), "other" for the rest of 40001
  * (concurrent update or delete under REPEATABLE READ or SERIALIZABLE,
  * recovery conflicts on a standby).  What it sees, and what it misses:
  * - an error a client gets is counted once, when it is logged, whether the
@@ -199,6 +200,21 @@ ou_ssi_slot(Oid dbid)
 }
 
 /*
+ * ou_ssi_is_rw_dependency
+ *		Is this failure SSI's own?  By its untranslated text when the error
+ *		has it, else by its text in the server's language: an error raised
+ *		again from a copy (ThrowErrorData: a parallel worker's in its
+ *		leader, a benchmark worker's) has no message_id.
+ */
+static bool
+ou_ssi_is_rw_dependency(const ErrorData *edata)
+{
+	if (edata->message_id != NULL)
+		return strcmp(edata->message_id, OU_SSI_MESSAGE) == 0;
+	return edata->message != NULL && strcmp(edata->message, _(OU_SSI_MESSAGE)) == 0;
+}
+
+/*
  * ou_ssi_emit_log
  *		emit_log_hook: count a serialization failure that is being logged
  *		(see the top of the file), then call the previous hook.  Takes no
@@ -213,7 +229,7 @@ ou_ssi_emit_log(ErrorData *edata)
 	{
 		OuSsiDb    *slot = ou_ssi_slot(MyDatabaseId);
 
-		if (edata->message_id != NULL && strcmp(edata->message_id, OU_SSI_MESSAGE) == 0)
+		if (ou_ssi_is_rw_dependency(edata))
 			pg_atomic_fetch_add_u64(&slot->ssi, 1);
 		else
 			pg_atomic_fetch_add_u64(&slot->other, 1);

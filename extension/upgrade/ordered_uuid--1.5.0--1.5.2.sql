@@ -367,3 +367,530 @@ $fn$;
 
 COMMENT ON FUNCTION write_path_report() IS
 'the write-path problems S1-S4 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
+
+--------------------------------------------------------------------------------
+-- 1.6.0 (h6): scenario S5, SERIALIZABLE transactions and ordered keys.
+-- Not part of 1.5.2: it stands here, at the end, so that the upgrade test
+-- passes while 1.5.2 is not frozen; at the merge it moves into the 1.6.0
+-- upgrade script.  The same changes as in extension/*.sql:
+-- serialization_failure_stats, predicate_lock_stats and serialization_info()
+-- (30_collector.sql), bench_serializable() (40_bench.sql), write_path_report()
+-- with S5 (20_diag.sql: the same result columns, so CREATE OR REPLACE).
+--------------------------------------------------------------------------------
+-- Serialization failures and predicate locks (1.6.0, scenario S5 of
+-- doc/scenarios.md): SERIALIZABLE transactions that all read and write the
+-- same B-tree page fail with SQLSTATE 40001.  The failures are counted per
+-- database as the server logs them (emit_log_hook: not those that a
+-- PL/pgSQL EXCEPTION block handles, nor any in a session whose
+-- log_min_messages is fatal or panic); no 40001 message names a relation, so
+-- per relation there are the predicate (SIREAD) locks, sampled every
+-- ordered_uuid.predicate_lock_interval (from pg_locks' source).  New objects:
+-- the columns of existing views and functions stay as they are.
+
+CREATE FUNCTION ordered_uuid_serialization_failures(
+	OUT database name, OUT ssi_failures bigint, OUT other_failures bigint,
+	OUT last_failure timestamptz, OUT datid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_failures'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_serialization_failures() IS
+'the collector''s serialization failures (SQLSTATE 40001) per database; the rows of the view serialization_failure_stats';
+
+CREATE VIEW serialization_failure_stats AS
+	SELECT database, ssi_failures, other_failures, last_failure, datid
+	  FROM @extschema@.ordered_uuid_serialization_failures();
+
+COMMENT ON VIEW serialization_failure_stats IS
+'serialization failures (SQLSTATE 40001) logged per database since the last reset: ssi_failures are SSI''s read/write dependencies among SERIALIZABLE transactions, other_failures the rest (concurrent update or delete, recovery conflicts); database and datid are NULL on the row of databases beyond the collector''s slots';
+
+CREATE FUNCTION ordered_uuid_predicate_lock_stats(
+	OUT relation regclass, OUT samples bigint, OUT page_locks bigint,
+	OUT shared_page_locks bigint, OUT max_sessions integer, OUT hot_page bigint,
+	OUT relation_locks bigint, OUT tuple_locks bigint, OUT last_seen timestamptz,
+	OUT database name, OUT datid oid, OUT relid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_predicate_lock_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_predicate_lock_stats() IS
+'the collector''s samples of predicate (SIREAD) locks per relation; the rows of the view predicate_lock_stats';
+
+CREATE VIEW predicate_lock_stats AS
+	SELECT relation, samples, page_locks, shared_page_locks, max_sessions, hot_page,
+		   relation_locks, tuple_locks, last_seen, database, datid, relid
+	  FROM @extschema@.ordered_uuid_predicate_lock_stats();
+
+COMMENT ON VIEW predicate_lock_stats IS
+'predicate (SIREAD) locks of SERIALIZABLE transactions per relation, summed over the samples since the last reset: page locks as (page, session) pairs, those on pages that two or more sessions held at once, the most sessions on one page and which page (relation is NULL for other databases and dropped relations: see datid, relid)';
+
+CREATE FUNCTION serialization_info(
+	OUT predicate_lock_interval interval, OUT lock_samples bigint,
+	OUT locks_sampled bigint, OUT sample_time interval, OUT max_sample_time interval,
+	OUT last_sample timestamptz, OUT lock_entries bigint, OUT lock_evicted bigint,
+	OUT lock_dropped bigint, OUT failure_databases integer, OUT failure_slots integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION serialization_info() IS
+'the collector''s predicate lock sampling since the last reset: its interval, samples, locks seen, the time the copies of the lock table took in all and at most, the entries of predicate_lock_stats, evicted and dropped; and the databases that have a slot of serialization failures, out of how many';
+
+GRANT SELECT ON serialization_failure_stats, predicate_lock_stats TO PUBLIC;
+
+COMMENT ON FUNCTION ordered_uuid_reset() IS
+'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats, serialization_failure_stats, predicate_lock_stats and the dropped counters); superuser only unless granted';
+
+-- bench_serializable's result row (1.6.0, scenario S5): one row per client
+-- count and generator.  Each figure is the median of the runs; the columns
+-- after seconds give the runs and the spread of failure_pct and rows_per_sec.
+CREATE TYPE bench_serializable_result AS (
+	generator text,
+	clients int,
+	isolation text,
+	read_pattern text,
+	transactions bigint,
+	failures bigint,
+	failure_pct float8,
+	retried_pct float8,
+	max_retries bigint,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	avg_leaf_density float8,
+	seconds float8,
+	runs int,
+	failure_pct_min float8,
+	failure_pct_max float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	failure_pct_runs float8[],
+	run_order int[],
+	kept_table text
+);
+
+CREATE FUNCTION bench_serializable(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()', 'gen_random_uuid()'],
+	clients int[] DEFAULT ARRAY[2, 4, 8, 16],
+	seconds int DEFAULT 10,
+	isolation text DEFAULT 'serializable',
+	read_pattern text DEFAULT 'own',
+	read_rows int DEFAULT 10,
+	prefill bigint DEFAULT 100000,
+	repeats int DEFAULT 3,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_serializable_result
+AS 'MODULE_PATHNAME', 'bench_serializable'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) IS
+'concurrent transactions at an isolation level that insert a row with each primary-key generator and read rows back by key (own: the row inserted; recent: it and the client''s last rows; range: the last keys of the index), retrying serialization failures, for seconds at each client count; per client count and generator the committed transactions, the failures and their share, the retries, rows/s, WAL per row and leaf density, medians of interleaved repetitions with their spread (scenario S5 of the documentation, doc/scenarios.md)';
+
+REVOKE ALL ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION write_path_report(
+	OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text,
+	OUT metric text, OUT value numeric, OUT threshold numeric, OUT evidence text,
+	OUT source text, OUT change text, OUT measured text, OUT verify text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '100ms'
+AS $fn$
+DECLARE
+	ext text;
+	info record;
+	running boolean := false;
+	acc jsonb := '[]';
+	blind jsonb := '[]';
+	history numeric;
+	r record;
+	s record;
+	idx_size text;
+	amp numeric;
+	err_state text;
+	err_msg text;
+	s5 record;
+	s5_failures numeric;
+	s5_last timestamptz;
+	s5_found boolean := false;
+BEGIN
+	SELECT quote_ident(n.nspname) INTO ext
+	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	 WHERE e.extname = 'ordered_uuid';
+
+	-- the collector: loaded, running, and for how long it has counted
+	BEGIN
+		SELECT * INTO info FROM @extschema@.collector_info();
+		running := info.state = 'running';
+	EXCEPTION WHEN object_not_in_prerequisite_state THEN
+		info := NULL;
+	END;
+	IF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF info.state <> 'running' THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		-- whole seconds, the same in value and evidence
+		history := round(extract(epoch FROM now() - info.stats_reset));
+		IF history < 3600 THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'too little history: the collector''s figures cover less than an hour',
+				'metric', 'seconds since the collector''s statistics began',
+				'value', history, 'threshold', 3600,
+				'evidence', format('stats_reset = %s: S1, S2 and S3 are judged on %s of history',
+								   info.stats_reset, make_interval(secs => history::float8)),
+				'source', 'collector_info()');
+		END IF;
+		IF info.wal_start IS NULL THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: the collector does not follow the WAL',
+				'evidence', format('ordered_uuid.track_splits = %s, wal_retention = %s',
+								   current_setting('ordered_uuid.track_splits', true),
+								   coalesce(info.wal_retention, 'NULL')),
+				'source', 'collector_info()',
+				'change', 'ALTER SYSTEM SET ordered_uuid.track_splits = on; SELECT pg_reload_conf();');
+		END IF;
+	END IF;
+
+	IF running THEN
+		-- S1: a B-tree on a random key, its WAL mostly full-page images.  The
+		-- default is deparsed without its table (pg_get_expr(..., 0), which
+		-- takes no lock); only the index's size needs one.
+		FOR r IN
+			SELECT w.idx, w.records, w.wal_bytes, w.fpis, w.fpi_bytes, coalesce(sp.leaf, 0) AS leaf,
+				   i.indrelid AS tbl, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS typ,
+				   CASE WHEN d.adbin IS NULL THEN NULL
+						WHEN a.attgenerated <> '' THEN 'a generated column'
+						ELSE pg_get_expr(d.adbin, 0) END AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records, sum(x.wal_bytes) AS wal_bytes,
+						   sum(x.fpis) AS fpis, sum(x.fpi_bytes) AS fpi_bytes
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
+			 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
+			   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(';
+			BEGIN
+				idx_size := pg_size_pretty(pg_relation_size(r.idx));
+			EXCEPTION WHEN lock_not_available THEN
+				idx_size := 'of unknown size (locked by another session)';
+			END;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
+				'metric', 'fpi_bytes / wal_bytes of the index',
+				'value', round(r.fpi_bytes::numeric / r.wal_bytes, 2), 'threshold', 0.3,
+				'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s leaf splits; '
+								   'index %s, shared_buffers %s; key %I %s, default %s',
+								   r.records, r.wal_bytes, r.fpis, r.fpi_bytes, r.leaf, idx_size,
+								   current_setting('shared_buffers'), r.attname, r.typ,
+								   coalesce(r.dflt, 'none (keys made by the application)')),
+				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
+								 info.stats_reset),
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()%s',
+								 r.tbl::regclass, r.attname, ext,
+								 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
+						  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
+				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
+							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
+							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
+							'Figures with spread)',
+				'verify', format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
+								 'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes FROM %s.relation_wal_stats '
+								 'WHERE relation = %L::regclass AND fork = ''main''; -- after the change, now and again '
+								 'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth '
+								 '(after ordered_uuid_reset(), fpi_share alone says it; doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text));
+		END LOOP;
+
+		-- S2: loaders queued on a relation's extension lock
+		acc := acc || coalesce((
+			SELECT jsonb_agg(jsonb_build_object(
+				'scenario', 'S2', 'relation', e.relation::oid,
+				'finding', 'concurrent loads queue on the relation extension lock',
+				'metric', 'est_wait_time in seconds',
+				'value', round(extract(epoch FROM e.est_wait_time), 1), 'threshold', 1,
+				'evidence', format('%s waits, %s waiter-samples, %s waited in all, up to %s waiters at once, last %s',
+								   e.waits, e.samples, e.est_wait_time, e.max_waiters, e.last_wait),
+				'source', format('extend_lock_stats since %s', info.stats_reset),
+				'change', CASE WHEN current_setting('server_version_num')::int >= 160000
+							   THEN 'load with COPY instead of INSERT batches: since PostgreSQL 16 COPY extends a table by up to 64 pages at a time'
+							   ELSE 'upgrade to PostgreSQL 16 or later and load with COPY, which extends a table by up to 64 pages at a time' END,
+				'measured', '8 concurrent writers of 455-byte rows (pgbench): Lock:extend 50.1 % of the samples '
+							'with COPY on PostgreSQL 15, 11.8 % on 18, where INSERT ... SELECT still waits 27.6 % '
+							'(doc/results.md, S2 and S3)',
+				'verify', format('SELECT waits, est_wait_time, max_waiters FROM %s.extend_lock_stats WHERE relation = %L::regclass; '
+								 '-- now and again after the next loads: est_wait_time grows by less than 1 s a load '
+								 '(doc/diag.md, After the change)', ext, e.relation::text)))
+			  FROM @extschema@.extend_lock_stats e
+			 WHERE e.relation IS NOT NULL AND e.database = current_database()
+			   AND e.max_waiters >= 2 AND e.est_wait_time >= interval '1 second'),
+			'[]');
+
+		-- S3: this database's client backends mostly wait for the WAL's flush
+		acc := acc || coalesce((
+			SELECT jsonb_agg(jsonb_build_object(
+				'scenario', 'S3', 'relation', NULL,
+				'finding', 'transactions wait for their commit''s WAL flush more than they work',
+				'metric', 'share of active client samples waiting for the WAL flush',
+				'value', round(p.flush::numeric / p.active, 2), 'threshold', 0.3,
+				'evidence', format('%s of %s samples of this database''s active client backends in '
+								   'IO:WALSync, IO:WALWrite or LWLock:WALWrite; %s commits for %s rows '
+								   'inserted, updated or deleted (pg_stat_database)',
+								   p.flush, p.active, sd.xact_commit,
+								   sd.tup_inserted + sd.tup_updated + sd.tup_deleted),
+				'source', format('wait_profile since %s; pg_stat_database', info.stats_reset),
+				'change', 'commit several rows per transaction; where losing the last commits in a crash '
+						  'is acceptable (never corruption): SET synchronous_commit = off in those sessions',
+				'measured', 'bench_multi_table, 8 clients, one single-row INSERT a transaction: 87-91 % of the '
+							'samples waited for the WAL; 29,865-33,093 rows/s logged, 321,877-358,685 rows/s '
+							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)',
+				'verify', format('SELECT sum(samples) FILTER (WHERE lower(wait_event) IN (''walsync'', ''walwrite'')) AS flush, '
+								 'sum(samples) AS active FROM %s.wait_profile WHERE database = current_database() '
+								 'AND backend_type = ''client backend'' AND wait_event_type NOT IN (''Client'', ''Activity''); '
+								 '-- now and again after an hour of the changed workload: the growth in flush is under 0.3 '
+								 'of the growth in active (doc/diag.md, After the change)', ext)))
+			  FROM (SELECT sum(wp.samples) FILTER (WHERE wp.wait_event_type IN ('IO', 'LWLock')
+						   AND lower(wp.wait_event) IN ('walsync', 'walwrite')) AS flush,
+						   sum(wp.samples) AS active
+					  FROM @extschema@.wait_profile wp
+					 WHERE wp.database = current_database() AND wp.backend_type = 'client backend'
+					   AND wp.wait_event_type NOT IN ('Client', 'Activity')) p,
+				   pg_stat_database sd
+			 WHERE sd.datname = current_database()
+			   AND p.active >= 100 AND p.flush >= 0.3 * p.active),
+			'[]');
+	END IF;
+
+	-- S4: tables last measured at 128 pages or more (or never measured),
+	-- with a non-unique B-tree of every row whose first column is a plain
+	-- column of a core base type with a core operator class (the ones
+	-- index_key_scatter() reads), one index a column, the caller allowed to
+	-- read that column; not other sessions' temporary tables
+	FOR r IN
+		SELECT DISTINCT ON (i.indrelid, i.indkey[0])
+			   i.indrelid AS tbl, i.indexrelid AS idx, ic.relname AS idxname, a.attname, c.relpages
+		  FROM pg_index i
+		  JOIN pg_class ic ON ic.oid = i.indexrelid
+		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+		  JOIN pg_class c ON c.oid = i.indrelid AND c.relkind IN ('r', 'm')
+		  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+		  JOIN pg_type t ON t.oid = a.atttypid AND t.typtype = 'b'
+					   AND t.typnamespace = 'pg_catalog'::regnamespace
+		  JOIN pg_opclass oc ON oc.oid = i.indclass[0] AND oc.opcintype = a.atttypid
+						   AND oc.opcnamespace = 'pg_catalog'::regnamespace
+		 WHERE NOT i.indisunique AND i.indisvalid AND i.indpred IS NULL
+		   AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+		   AND (c.relpersistence <> 't' OR c.relnamespace = pg_my_temp_schema())
+		   AND (c.relpages >= 128 OR c.reltuples < 0)
+		   AND has_column_privilege(c.oid, a.attnum, 'SELECT')
+		 ORDER BY i.indrelid, i.indkey[0], i.indexrelid
+	LOOP
+		BEGIN
+			SELECT * INTO s FROM @extschema@.index_key_scatter(r.idx);
+		EXCEPTION WHEN OTHERS THEN
+			CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+			GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: reading the key''s rows failed',
+				'evidence', format('index %s: %s (SQLSTATE %s)', r.idx::regclass, err_msg, err_state),
+				'source', 'index_key_scatter()');
+			CONTINUE;
+		END;
+		IF s.state = 'locked' AND r.relpages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: the table or its index is locked by another session',
+				'evidence', format('index %s, %s pages when last measured: ACCESS SHARE could not be taken at once',
+								   r.idx::regclass, r.relpages),
+				'source', 'index_key_scatter(); pg_class');
+		ELSIF s.state = 'statistics hidden' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: row-level security hides the table''s statistics and rows from this role',
+				'evidence', format('%s pages; its policies apply to %I, so pg_stats shows nothing of column %I '
+								   'and its rows are not read', s.table_pages, current_user, r.attname),
+				'source', 'index_key_scatter(); pg_class.relrowsecurity',
+				'change', 'run the report as the table''s owner or a role with BYPASSRLS');
+		ELSIF s.state = 'no statistics' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: no statistics of the key column',
+				'evidence', format('%s pages, no statistics of column %I (index %s)',
+								   s.table_pages, r.attname, r.idx::regclass),
+				'source', 'pg_statistic',
+				'change', format('ANALYZE %s', r.tbl::regclass));
+		ELSIF s.state = 'ok' AND s.table_pages >= 128 AND s.packed_blocks > 0 THEN
+			-- the sampled keys' blocks, against the blocks they would fill packed
+			amp := round(s.heap_blocks::numeric / s.packed_blocks, 2);
+			CONTINUE WHEN amp < 4;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S4', 'relation', r.tbl,
+				'finding', format('the rows of one %I are scattered over the heap', r.attname),
+				'metric', 'heap blocks per key / blocks its rows fill packed',
+				'value', amp, 'threshold', 4,
+				'evidence', format('the %s most common keys of %I: %s rows in %s heap blocks (a key''s blocks '
+								   'counted for each key) where packed they would fill %s%s; '
+								   'correlation %s, %s pages, about %s rows a page',
+								   s.keys, r.attname, s.rows, s.heap_blocks, s.packed_blocks,
+								   CASE WHEN s.capped THEN ' (reading stopped at 50000 index entries)' ELSE '' END,
+								   coalesce(round(s.correlation::numeric, 2)::text, 'unknown'), s.table_pages,
+								   round(s.rows_per_page::numeric)),
+				'source', format('the table''s rows of those keys, read through index %s without the planner; '
+								 'pg_statistic; pg_class', r.idx::regclass),
+				'change', format('CLUSTER %s USING %s (an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered)',
+								 r.tbl::regclass, quote_ident(r.idxname)),
+				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
+							'-> after CLUSTER 353 -> 2,474 on PostgreSQL 14 (7.0x), 73 -> 2,545 on 18 (34.7x) '
+							'(doc/results.md, S4)',
+				'verify', format('ANALYZE %s; SELECT round(heap_blocks::numeric / packed_blocks, 2) AS amplification '
+								 'FROM %s.index_key_scatter(%L::regclass); -- after the change: under 4',
+								 r.tbl::regclass, ext, r.idx::regclass::text));
+		END IF;
+	END LOOP;
+
+	-- S5 (1.6.0): SERIALIZABLE transactions that insert and read back by key
+	-- fail with 40001 when they all read and write the same leaf page of an
+	-- index, the last one of an ascending key.  Evidence: this database's SSI
+	-- failures (serialization_failure_stats, counted as the server logs them)
+	-- and, per index, the collector's samples of its SIREAD page locks, most
+	-- of them on pages that two or more sessions held at once.  An index whose
+	-- key has a random or striped default is not judged: its pages are not
+	-- shared for the key's sake.
+	IF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF NOT running THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		SELECT * INTO s5 FROM @extschema@.serialization_info();
+		SELECT coalesce(sum(f.ssi_failures), 0), max(f.last_failure) INTO s5_failures, s5_last
+		  FROM @extschema@.serialization_failure_stats f
+		 WHERE f.database = current_database();
+		IF current_setting('log_min_messages') IN ('fatal', 'panic') THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: serialization failures are not counted',
+				'evidence', format('log_min_messages = %s: errors do not reach the server log, where the collector counts them',
+								   current_setting('log_min_messages')),
+				'source', 'log_min_messages',
+				'change', 'ALTER SYSTEM SET log_min_messages = warning; SELECT pg_reload_conf();');
+		END IF;
+		IF s5.predicate_lock_interval = interval '0' THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: predicate locks are not sampled',
+				'evidence', format('ordered_uuid.predicate_lock_interval = 0; %s serialization failures (read/write dependencies) in this database since %s',
+								   s5_failures, info.stats_reset),
+				'source', 'serialization_info(); serialization_failure_stats',
+				'change', 'ALTER SYSTEM SET ordered_uuid.predicate_lock_interval = ''1s''; SELECT pg_reload_conf();');
+		ELSIF s5_failures > 0 THEN
+			FOR r IN
+				SELECT p.relation AS idx, p.samples, p.page_locks, p.shared_page_locks, p.max_sessions,
+					   p.hot_page, i.indrelid AS tbl, a.attname, a.atttypid,
+					   format_type(a.atttypid, a.atttypmod) AS typ,
+					   CASE WHEN d.adbin IS NULL THEN NULL
+							WHEN a.attgenerated <> '' THEN 'a generated column'
+							ELSE pg_get_expr(d.adbin, 0) END AS dflt,
+					   a.attidentity
+				  FROM @extschema@.predicate_lock_stats p
+				  JOIN pg_index i ON i.indexrelid = p.relation
+				  JOIN pg_class ic ON ic.oid = i.indexrelid
+				  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+				  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+				  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+				 WHERE p.relation IS NOT NULL AND p.samples >= 10 AND p.page_locks >= 20
+				   AND p.shared_page_locks >= 0.5 * p.page_locks
+				 ORDER BY p.relation
+			LOOP
+				CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|gen_random_uuid|uuid_generate_v4)\(';
+				acc := acc || jsonb_build_object(
+					'scenario', 'S5', 'relation', r.idx::oid,
+					'finding', 'SERIALIZABLE transactions read and write the same leaf page of the index: their predicate locks overlap and fail them with 40001',
+					'metric', 'share of sampled SIREAD page locks on pages that two or more sessions held at once',
+					'value', round(r.shared_page_locks::numeric / r.page_locks, 2), 'threshold', 0.5,
+					'evidence', format('%s of %s SIREAD page locks (page, session) in %s samples on shared pages, up to %s sessions '
+									   'on one page (block %s in the latest sample); %s serialization failures of read/write '
+									   'dependencies in this database, the last %s; %s commits; key %I %s, %s',
+									   r.shared_page_locks, r.page_locks, r.samples, r.max_sessions,
+									   coalesce(r.hot_page::text, 'unknown'), s5_failures, s5_last,
+									   (SELECT sd.xact_commit FROM pg_stat_database sd WHERE sd.datname = current_database()),
+									   r.attname, r.typ,
+									   CASE WHEN r.attidentity <> '' THEN 'an identity column (ascending)'
+											ELSE 'default ' || coalesce(r.dflt, 'none (keys made by the application)') END),
+					'source', format('predicate_lock_stats, serialization_failure_stats since %s; pg_stat_database; pg_attribute, pg_attrdef',
+									 info.stats_reset),
+					'change', CASE WHEN r.atttypid = 'uuid'::regtype
+								   THEN format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()',
+											   r.tbl::regclass, r.attname, ext)
+										|| CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END
+										|| ': each session then inserts into a leaf page of its own'
+								   ELSE format('the key %I of %s ascends, so every transaction inserts into its last leaf page: '
+											   'a uuid key with DEFAULT %s.uuid_striped_nextval() gives each session a leaf page of its own',
+											   r.attname, r.tbl::regclass, ext) END,
+					'measured', 'bench_serializable, transactions that insert a row and read it back by key, 8 clients on 2 cores: '
+								'S5_MEASURED',
+					'verify', format('SELECT ssi_failures FROM %1$s.serialization_failure_stats WHERE database = current_database(); '
+									 'SELECT round(shared_page_locks::numeric / nullif(page_locks, 0), 2) AS shared_share '
+									 'FROM %1$s.predicate_lock_stats WHERE relation = %2$L::regclass; -- now and again after an hour '
+									 'of the changed workload: ssi_failures grows far slower, and the new samples put under 0.5 of '
+									 'their page locks on shared pages (after ordered_uuid_reset(), shared_share alone says it; '
+									 'doc/diag.md, After the change)', ext, r.idx::regclass::text));
+				s5_found := true;
+			END LOOP;
+			IF NOT s5_found AND s5_failures >= 10 THEN
+				blind := blind || jsonb_build_object(
+					'finding', 'cannot see S5''s cause: serialization failures, but no index whose SIREAD locks concentrate',
+					'metric', 'serialization failures of read/write dependencies in this database',
+					'value', s5_failures, 'threshold', 10,
+					'evidence', format('%s failures since %s, the last %s; %s predicate lock samples, none with most of an index''s page locks on shared pages',
+									   s5_failures, info.stats_reset, s5_last, s5.lock_samples),
+					'source', 'serialization_failure_stats; predicate_lock_stats; serialization_info()');
+			END IF;
+		END IF;
+	END IF;
+
+	-- findings first, worst first; one row a table and scenario (the worst)
+	RETURN QUERY
+	SELECT (row_number() OVER (ORDER BY f.blind, f.severity DESC NULLS LAST, f.scenario, f.relation))::integer,
+		   f.scenario, f.relation::regclass, f.finding, f.metric, f.value, f.threshold, f.evidence,
+		   f.source, f.change, f.measured, f.verify
+	  FROM (SELECT DISTINCT ON (u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END) u.*
+			  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
+					  FROM jsonb_to_recordset(acc) AS x(scenario text, relation oid, finding text, metric text,
+													   value numeric, threshold numeric, evidence text,
+													   source text, change text, measured text, verify text)
+					UNION ALL
+					SELECT y.*, true, NULL
+					  FROM jsonb_to_recordset(blind) AS y(scenario text, relation oid, finding text, metric text,
+														 value numeric, threshold numeric, evidence text,
+														 source text, change text, measured text, verify text)) u
+			 ORDER BY u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END,
+					  u.severity DESC NULLS LAST) f
+	 ORDER BY 1;
+END
+$fn$;
+
+COMMENT ON FUNCTION write_path_report() IS
+'the write-path problems S1-S5 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
