@@ -5,9 +5,10 @@
 # preloaded, Debian's prometheus-postgres-exporter and prometheus (unpacked
 # into the cache, run directly with our own configuration and data directory
 # on 127.0.0.1 ports free at the time; no service of theirs), an S1 workload
-# (inserts of random keys into an indexed table: leaf splits) and an S2 one
+# (inserts of random keys into an indexed table: leaf splits), an S2 one
 # (four sessions inserting into one table queue on its extension lock, held by
-# the test module meanwhile), then scripts/monitoring_check.py through
+# the test module meanwhile) and an S5 one (bench_serializable(): four
+# SERIALIZABLE clients on version 7 keys, serialization failures), then scripts/monitoring_check.py through
 # Prometheus' HTTP API.  The extension sits in schema ordered_uuid, the
 # exporter's role has the search_path Debian's exporter README recommends
 # (prometheus, pg_catalog: without the extension's schema).  Then
@@ -227,7 +228,7 @@ start=$(date +%s.%N)
 # checkpoint before the fifth and the seventh: the next batch, whose random
 # keys land on most of the index's leaf pages, writes a full-page image of
 # each (a storm of them in relation_wal_stats), the batch after it few
-ou_log "[$label] monitoring: S1 (random keys: leaf splits, and full-page images after two checkpoints), S2 (four sessions queued on one extension lock)"
+ou_log "[$label] monitoring: S1 (random keys: leaf splits, and full-page images after two checkpoints), S2 (four sessions queued on one extension lock), S5 (serialization failures, predicate locks on one page)"
 for i in $(seq 8); do
 	case $i in 5 | 7) psql -qX -v ON_ERROR_STOP=1 -c CHECKPOINT ;; esac
 	psql -qX -v ON_ERROR_STOP=1 -c \
@@ -263,6 +264,15 @@ for round in 1 2; do
 	for p in "${inserters[@]}"; do wait "$p"; done
 	sleep 2
 done
+
+# S5: four SERIALIZABLE clients of bench_serializable() insert version 7
+# keys and each read the index's last keys back: the failures they retry are
+# logged (and counted), and their predicate locks share the index's last
+# page; the table is kept, so that its index has a name
+psql -qX -v ON_ERROR_STOP=1 -c 'SET ordered_uuid.bench_progress = off' -c \
+	"SELECT count(*) FROM ordered_uuid.bench_serializable(ARRAY['uuid_v7_nextval()'], ARRAY[4],
+		seconds => 6, read_pattern => 'range', prefill => 2000, repeats => 1, keep => true)" >/dev/null
+sleep 2
 
 # the worker restarts once killed: OrderedUuidCollectorRestarted fires
 old=$(psql -XAtq -c 'SELECT worker_pid FROM ordered_uuid.collector_info()')
