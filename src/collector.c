@@ -147,7 +147,7 @@ ou_collector_define_gucs(void)
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("ordered_uuid.predicate_lock_interval",
 							"Interval between two samples of the predicate (SIREAD) locks of SERIALIZABLE transactions.",
-							"Each sample copies the predicate lock table as pg_locks does, delaying the transactions that take a predicate lock meanwhile. 0 turns sampling off.",
+							"Each sample copies the predicate lock table as pg_locks does, delaying the transactions that take a predicate lock meanwhile; the next one waits at least 200 times as long as the copy took. 0 turns sampling off.",
 							&ou_pred_interval,
 							1000, 0, 3600000,
 							PGC_SIGHUP,

@@ -196,8 +196,8 @@ typedef struct OuShared
 } OuShared;
 
 /*
- * Scenario S5 (collector_ssi.c): serialization failures per database and
- * predicate locks per relation.  Their shared state is OuSsiShared, a
+ * Scenario S5 (collector_ssi.c, collector_ssi_sample.c): serialization
+ * failures per database and predicate locks per relation.  Their shared state is OuSsiShared, a
  * struct and a shared memory segment of its own, apart from OuShared.
  */
 
@@ -321,6 +321,8 @@ extern Size ou_ssi_shmem_size(int max_entries);
 extern void ou_ssi_shmem_init(int max_entries);
 extern void ou_ssi_install_hook(void);
 extern void ou_ssi_clear(void);
+
+/* collector_ssi_sample.c: the worker's samples of the predicate locks */
 extern bool ou_pred_work(TimestampTz now, TimestampTz *next_due);
 
 /* collector_wal.c: split counts from following the WAL */

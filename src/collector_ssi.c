@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * collector_ssi.c
- *	  The collector's view of SERIALIZABLE transactions (scenario S5): the
- *	  serialization failures (SQLSTATE 40001) of every database, counted as
- *	  the server logs them, and where the predicate (SIREAD) locks of the
- *	  B-tree pages concentrate, sampled now and then.
+ *	  The collector's view of SERIALIZABLE transactions (scenario S5): its
+ *	  shared state, the serialization failures (SQLSTATE 40001) of every
+ *	  database, counted as the server logs them, and what the samples of the
+ *	  predicate (SIREAD) locks keep per relation.
  *
  * Counting failures.  PostgreSQL has no counter of serialization failures.
  * Every error a backend reports passes through EmitErrorReport(), which
@@ -35,8 +35,9 @@
  * before shutdown); a database that finds no free slot counts into the
  * overflow counters, shown as a row of its own, never lost.
  *
- * Sampling predicate locks.  Every ordered_uuid.predicate_lock_interval ms
- * (0: never) the worker copies the predicate lock table with
+ * Sampling predicate locks (the worker's part: collector_ssi_sample.c).
+ * Every ordered_uuid.predicate_lock_interval ms (0: never) the worker copies
+ * the predicate lock table with
  * GetPredicateLockStatusData(), what pg_locks shows of SIReadLocks.  It
  * holds every predicate lock partition lock in shared mode while it copies,
  * which delays SERIALIZABLE transactions that take a new predicate lock at
@@ -58,14 +59,11 @@
  * overflow counters are atomics, written by any process with no lock, read
  * by anyone; a reset exchanges them with 0, so a failure counted at that
  * moment is either before or after it, never lost in between.  The
- * predicate lock table and the sampling counters in OuSsiShared are part of
+ * predicate lock table and the sampling totals in OuSsiShared are part of
  * the collector's shared state under its LWLock: the worker adds a sample
- * only while it holds the LWLock exclusively (taken with
- * ou_lock_try_exclusive, never waiting: a sample that cannot be added at
- * once waits in the worker's memory and the next sample waits for it),
- * ordered_uuid_reset() clears them likewise; readers copy them in shared
- * mode (collector_ssi_views.c).  The worker never holds our LWLock while it
- * copies the predicate locks.
+ * only while it holds the LWLock exclusively (collector_ssi_sample.c),
+ * ordered_uuid_reset() clears them likewise (ou_ssi_clear), readers copy
+ * them in shared mode (collector_ssi_views.c).
  *
  * This shared state is a struct of its own (OuSsiShared, its own shared
  * memory segment), apart from OuShared, so that it can be saved and
@@ -80,11 +78,8 @@
 
 #include "access/parallel.h"
 #include "miscadmin.h"
-#include "portability/instr_time.h"
-#include "storage/predicate_internals.h"
 #include "storage/shmem.h"
 #include "utils/elog.h"
-#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 #include "collector_defs.h"
@@ -98,25 +93,6 @@ HTAB	   *ou_pred_htab = NULL;
 int			ou_pred_interval = 1000;
 
 static emit_log_hook_type ou_prev_emit_log_hook = NULL;
-
-/* the worker's sample not yet added to the shared table */
-static MemoryContext ou_pred_cxt = NULL;
-static OuPredEntry *ou_pred_pending = NULL;
-static int	ou_pred_npending = 0;
-static bool ou_pred_have_pending = false;
-static OuPredTotals ou_pred_pending_totals;
-static uint32 ou_pred_pending_resets = 0;
-static TimestampTz ou_pred_next = 0;
-
-/* one predicate lock of a sample, as the worker sorts them */
-typedef struct OuPredLock
-{
-	Oid			dbid;
-	Oid			relid;
-	int32		kind;			/* PREDLOCKTAG_RELATION, _PAGE or _TUPLE */
-	uint32		page;			/* page locks: the block */
-	int32		pid;			/* of the transaction's process (0: summarized) */
-} OuPredLock;
 
 /* a key is hashed as bytes and built field by field: no padding in it */
 StaticAssertDecl(sizeof(OuPredKey) == 2 * sizeof(Oid), "OuPredKey has padding");
@@ -274,250 +250,4 @@ ou_ssi_clear(void)
 	(void) ou_table_remove_if(ou_pred_htab, NULL, NULL);
 	memset(&ou_ssi->totals, 0, sizeof(OuPredTotals));
 	memset(&ou_ssi->table, 0, sizeof(OuTableCounters));
-}
-
-/*
- * ou_pred_lock_cmp
- *		qsort comparator: by database, relation, kind, page, pid.
- */
-static int
-ou_pred_lock_cmp(const void *a, const void *b)
-{
-	const OuPredLock *x = a;
-	const OuPredLock *y = b;
-
-	if (x->dbid != y->dbid)
-		return x->dbid < y->dbid ? -1 : 1;
-	if (x->relid != y->relid)
-		return x->relid < y->relid ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->page != y->page)
-		return x->page < y->page ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return 0;
-}
-
-/*
- * ou_pred_relation
- *		One relation's share of a sample: locks[0..n) are its locks, sorted;
- *		fills e (key and counts; samples = 1).
- */
-static void
-ou_pred_relation(const OuPredLock *locks, int n, OuPredEntry *e)
-{
-	int			i = 0;
-
-	memset(e, 0, sizeof(*e));
-	e->key.dbid = locks[0].dbid;
-	e->key.relid = locks[0].relid;
-	e->samples = 1;
-	e->hot_page = InvalidBlockNumber;
-	while (i < n)
-	{
-		int			j = i;
-		int			sessions = 0;
-
-		/* the locks of one page (or all relation or tuple locks) */
-		while (j < n && locks[j].kind == locks[i].kind &&
-			   (locks[i].kind != PREDLOCKTAG_PAGE || locks[j].page == locks[i].page))
-		{
-			if (j == i || locks[j].pid != locks[j - 1].pid)
-				sessions++;
-			j++;
-		}
-		if (locks[i].kind == PREDLOCKTAG_RELATION)
-			e->relation_locks += j - i;
-		else if (locks[i].kind == PREDLOCKTAG_TUPLE)
-			e->tuple_locks += j - i;
-		else
-		{
-			e->page_locks += sessions;
-			if (sessions >= 2)
-				e->shared_page_locks += sessions;
-			if (sessions > e->max_sessions)
-			{
-				e->max_sessions = sessions;
-				e->hot_page = locks[i].page;
-			}
-		}
-		i = j;
-	}
-}
-
-/*
- * ou_pred_sample
- *		Copy the predicate lock table (the only moment its locks are held)
- *		and make of it the per-relation counts of one sample, kept in the
- *		worker's memory until ou_pred_merge adds them.
- */
-static void
-ou_pred_sample(TimestampTz now)
-{
-	MemoryContext oldcxt;
-	PredicateLockData *data;
-	OuPredLock *locks;
-	instr_time	start,
-				took;
-	int			n = 0,
-				nrel = 0,
-				i;
-
-	MemoryContextReset(ou_pred_cxt);
-	oldcxt = MemoryContextSwitchTo(ou_pred_cxt);
-	INSTR_TIME_SET_CURRENT(start);
-	data = GetPredicateLockStatusData();
-	INSTR_TIME_SET_CURRENT(took);
-	INSTR_TIME_SUBTRACT(took, start);
-
-	locks = palloc(sizeof(OuPredLock) * Max(data->nelements, 1));
-	for (i = 0; i < data->nelements; i++)
-	{
-		const PREDICATELOCKTARGETTAG *tag = &data->locktags[i];
-
-		CHECK_FOR_INTERRUPTS();
-		locks[n].dbid = GET_PREDICATELOCKTARGETTAG_DB(*tag);
-		locks[n].relid = GET_PREDICATELOCKTARGETTAG_RELATION(*tag);
-		locks[n].kind = (int32) GET_PREDICATELOCKTARGETTAG_TYPE(*tag);
-		locks[n].page = locks[n].kind == PREDLOCKTAG_RELATION ? 0 :
-			GET_PREDICATELOCKTARGETTAG_PAGE(*tag);
-		locks[n].pid = data->xacts[i].pid;
-		n++;
-	}
-	qsort(locks, n, sizeof(OuPredLock), ou_pred_lock_cmp);
-
-	/* one entry per relation */
-	ou_pred_pending = palloc(sizeof(OuPredEntry) * Max(n, 1));
-	for (i = 0; i < n;)
-	{
-		int			j = i;
-
-		while (j < n && locks[j].dbid == locks[i].dbid && locks[j].relid == locks[i].relid)
-			j++;
-		ou_pred_relation(locks + i, j - i, &ou_pred_pending[nrel]);
-		ou_pred_pending[nrel].last_seen = now;
-		nrel++;
-		i = j;
-	}
-	ou_pred_npending = nrel;
-	memset(&ou_pred_pending_totals, 0, sizeof(ou_pred_pending_totals));
-	ou_pred_pending_totals.samples = 1;
-	ou_pred_pending_totals.locks = (uint64) n;
-	ou_pred_pending_totals.sample_us = INSTR_TIME_GET_MICROSEC(took);
-	ou_pred_pending_totals.max_sample_us = ou_pred_pending_totals.sample_us;
-	ou_pred_pending_totals.last_sample = now;
-	ou_pred_pending_resets = pg_atomic_read_u32(&ou_shared->resets);
-	ou_pred_have_pending = true;
-	MemoryContextSwitchTo(oldcxt);
-}
-
-/*
- * ou_pred_add
- *		Add one relation's counts of a sample to its shared entry.
- */
-static void
-ou_pred_add(const OuPredEntry *s)
-{
-	OuPredEntry *e;
-	bool		found;
-
-	Assert(OU_LOCKED_EXCLUSIVE());
-	e = ou_table_enter(ou_pred_htab, &s->key, offsetof(OuPredEntry, last_used),
-					   &ou_ssi->table, &found);
-	if (e == NULL)
-	{
-		ou_ssi->table.dropped++;
-		return;
-	}
-	if (!found)
-	{
-		uint64		used = e->last_used;
-
-		memcpy(e, s, sizeof(OuPredEntry));
-		e->last_used = used;
-		return;
-	}
-	e->samples += s->samples;
-	e->page_locks += s->page_locks;
-	e->shared_page_locks += s->shared_page_locks;
-	e->relation_locks += s->relation_locks;
-	e->tuple_locks += s->tuple_locks;
-	if (s->max_sessions > e->max_sessions)
-		e->max_sessions = s->max_sessions;
-	if (s->hot_page != InvalidBlockNumber)
-		e->hot_page = s->hot_page;
-	e->last_seen = s->last_seen;
-}
-
-/*
- * ou_pred_merge
- *		Add the sample kept to the shared table if the LWLock can be had
- *		now; returns false while it is still kept.  A sample taken before a
- *		reset that came since is dropped.
- */
-static bool
-ou_pred_merge(void)
-{
-	OuPredTotals *t = &ou_ssi->totals;
-	int			i;
-
-	if (!ou_pred_have_pending)
-		return true;
-	if (!ou_lock_try_exclusive())
-		return false;
-	if (ou_pred_pending_resets == pg_atomic_read_u32(&ou_shared->resets))
-	{
-		for (i = 0; i < ou_pred_npending; i++)
-			ou_pred_add(&ou_pred_pending[i]);
-		t->samples += ou_pred_pending_totals.samples;
-		t->locks += ou_pred_pending_totals.locks;
-		t->sample_us += ou_pred_pending_totals.sample_us;
-		t->max_sample_us = Max(t->max_sample_us, ou_pred_pending_totals.max_sample_us);
-		t->last_sample = ou_pred_pending_totals.last_sample;
-	}
-	LWLockRelease(ou_shared->lock);
-	ou_pred_have_pending = false;
-	ou_pred_npending = 0;
-	return true;
-}
-
-/*
- * ou_pred_work
- *		The worker's turn at the predicate locks, between its sampling
- *		rounds: add the sample kept, if any; else take a sample when one is
- *		due (ordered_uuid.predicate_lock_interval, 0 = never) and add it.
- *		Returns false while a sample waits for the LWLock.  *next_due gets
- *		when the next sample is due (0: none).
- */
-bool
-ou_pred_work(TimestampTz now, TimestampTz *next_due)
-{
-	int64		interval_us = (int64) ou_pred_interval * 1000;
-
-	*next_due = 0;
-	if (ou_pred_cxt == NULL)
-		ou_pred_cxt = AllocSetContextCreate(TopMemoryContext, "ordered_uuid predicate locks",
-											ALLOCSET_DEFAULT_SIZES);
-	if (ou_pred_have_pending)
-		return ou_pred_merge();
-	if (interval_us <= 0)
-	{
-		ou_pred_next = 0;
-		return true;
-	}
-	/* the first sample an interval after the start, and a clock set back */
-	if (ou_pred_next == 0 || ou_pred_next > now + interval_us)
-		ou_pred_next = now + interval_us;
-	if (now >= ou_pred_next)
-	{
-		ou_pred_sample(now);
-		ou_pred_next += interval_us;
-		if (ou_pred_next <= now)
-			ou_pred_next = now + interval_us;	/* fell behind: skip */
-		if (!ou_pred_merge())
-			return false;
-	}
-	*next_due = ou_pred_next;
-	return true;
 }
