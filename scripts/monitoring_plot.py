@@ -55,7 +55,8 @@ def main():
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     fig.suptitle("ordered_uuid dashboard queries through Prometheus' query_range "
-                 "(S1 random-key inserts with two checkpoints, then S2: four sessions queued on one extension lock, twice)",
+                 "(S1 random-key inserts with two checkpoints, then S2: four sessions queued on one extension lock, twice,\n"
+                 "then S5: four SERIALIZABLE clients on version 7 keys)",
                  fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     for ext in ("png", "svg"):

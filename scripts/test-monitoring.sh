@@ -128,7 +128,7 @@ wait_for() {
 
 ou_log "[$label] monitoring: server with the collector, exporter, Prometheus"
 ou_server_start "$pg_config" "$work/pg" 5432 shared_preload_libraries=ordered_uuid \
-	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000
+	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000 ordered_uuid.predicate_lock_interval=100ms
 psql -qX -v ON_ERROR_STOP=1 <<'SQL'
 -- as doc/monitoring.md recommends: a schema only its owner can create in
 CREATE SCHEMA ordered_uuid;
@@ -266,12 +266,14 @@ for round in 1 2; do
 done
 
 # S5: four SERIALIZABLE clients of bench_serializable() insert version 7
-# keys and each read the index's last keys back: the failures they retry are
-# logged (and counted), and their predicate locks share the index's last
-# page; the table is kept, so that its index has a name
+# keys and each read its new row back: the failures they retry are logged
+# (and counted), and their predicate locks share the index's last page
+# (sampled every 100 ms: the clients' transactions are short, and a sample
+# catches few of them at once); the table is kept, so that its index has a
+# name
 psql -qX -v ON_ERROR_STOP=1 -c 'SET ordered_uuid.bench_progress = off' -c \
 	"SELECT count(*) FROM ordered_uuid.bench_serializable(ARRAY['uuid_v7_nextval()'], ARRAY[4],
-		seconds => 6, read_pattern => 'range', prefill => 2000, repeats => 1, keep => true)" >/dev/null
+		seconds => 6, prefill => 20000, repeats => 1, keep => true)" >/dev/null
 sleep 2
 
 # the worker restarts once killed: OrderedUuidCollectorRestarted fires

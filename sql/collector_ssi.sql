@@ -85,9 +85,10 @@ SELECT * FROM bench_serializable(ARRAY['uuid_v7_nextval()'], ARRAY[4], seconds =
 SELECT failures > 0 AS failed, transactions > 0 AS committed, max_retries > 0 AS retried FROM run;
 SELECT f.ssi - :before_ssi = r.failures AS ssi_counted_one_for_one, f.other = :before_other AS no_other
   FROM pg_temp.failures() f, run r;
--- its index's pages, sampled: shared by the clients
-SELECT p.relation IS NOT NULL AS named, p.samples > 0 AS sampled, p.shared_page_locks > 0 AS shared,
-	   p.max_sessions >= 2 AS sessions
+-- its index's pages, sampled (whether a sample caught two of the clients'
+-- short transactions at once is chance: specs/diag_report_s5.spec makes it
+-- certain)
+SELECT p.relation IS NOT NULL AS named, p.samples > 0 AS sampled, p.page_locks > 0 AS page_locks
   FROM predicate_lock_stats p JOIN run r ON p.relation = (r.kept_table || '_pkey')::regclass;
 SELECT lock_samples > 0 AS sampled, locks_sampled > 0 AS locks, sample_time > interval '0' AS timed,
 	   max_sample_time <= sample_time AS max_within, lock_entries > 0 AS entries

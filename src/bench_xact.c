@@ -418,6 +418,8 @@ ou_xact_loop(OuBenchShared *sh, OuBenchSlot *slot, OuXactPlans *p, OuBenchXacts 
 			break;
 		x->xacts++;
 		x->rows_read += rows;
+		/* its commits in pg_stat_database, as a client's are when it idles */
+		(void) pgstat_report_stat(false);
 		if (retries > 0)
 			x->retried++;
 		x->max_retries = Max(x->max_retries, retries);

@@ -37,12 +37,12 @@
  *
  * Sampling predicate locks (the worker's part: collector_ssi_sample.c).
  * Every ordered_uuid.predicate_lock_interval ms (0: never) the worker copies
- * the predicate lock table with
- * GetPredicateLockStatusData(), what pg_locks shows of SIReadLocks.  It
- * holds every predicate lock partition lock in shared mode while it copies,
- * which delays SERIALIZABLE transactions that take a new predicate lock at
- * that moment; so it is taken rarely (once a second by default), its time
- * is measured (serialization_info()), and nothing else is done under it.
+ * the predicate lock table with GetPredicateLockStatusData(), what pg_locks
+ * shows of SIReadLocks.  It holds every predicate lock partition lock in
+ * shared mode while it copies, which delays SERIALIZABLE transactions that
+ * take a new predicate lock at that moment; so it is taken rarely (once a
+ * second by default, and never more than 0.5 % of the time), its time is
+ * measured (serialization_info()), and nothing else is done under it.
  * For each relation it keeps: the samples that saw a predicate lock on it,
  * its page locks as (page, process) pairs -- the committed transactions of
  * one session whose locks outlive them count once, so a page counts as
