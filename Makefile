@@ -53,7 +53,7 @@ DOCS = monitoring/ordered_uuid_exporter_queries.yaml monitoring/ordered_uuid_rul
 # module (make install-test-module).
 REGRESS = generators generators_striped generators_time_keys generators_time_range generators_text \
 	diag_shape diag_newest diag_splits diag_explain_writes walscan \
-	collector_not_preloaded diag_report_not_preloaded bench_insert bench_load bench_locality bench_security \
+	collector_not_preloaded diag_report_not_preloaded bench_insert bench_load bench_locality bench_serializable bench_security \
 	bench_limits bench_channel citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
@@ -73,7 +73,7 @@ ISOLATION_OPTS = --load-extension=$(EXTENSION)
 # slots).  make installcheck-preload runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
 # initdb, it must not run as root.
-PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn collector_walrel diag_minimal diag_report \
+PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn collector_walrel collector_ssi diag_minimal diag_report \
 	diag_report_owner_code \
 	generators_striped_reuse generators_striped_procs
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
@@ -83,7 +83,7 @@ PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn co
 # sessions force while the collector (the library preloaded) samples them;
 # diag_report_s2: write_path_report's S2 from loaders queued that way.  Each suite's and spec's
 # results and regression.diffs are in CHECK_DIR/NAME-out.
-PRELOAD_ISOLATION = collector_episodes collector_detail_waits collector_readers diag_report_s2
+PRELOAD_ISOLATION = collector_episodes collector_detail_waits collector_readers diag_report_s2 diag_report_s5
 CHECK_DIR ?= tmp_check
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check .build-for-pg

@@ -299,8 +299,8 @@ COMMENT ON FUNCTION index_newest_pages(regclass, uuid, integer) IS
 'the leaf pages behind a uuid B-tree''s newest time-ordered key (version 7 or 8) below below (default: now + 1 minute): how many (at most max_pages), their entries, how many are time-ordered, their average density, and whether the index holds keys above below (then no split there is a rightmost split)';
 
 -- write_path_report (1.5.0; 1.5.2 runs no owner code, stays linear in the
--- number of tables and holds no lock past each read): the write-path
--- scenarios S1-S4 of doc/scenarios.md found in what is already measured,
+-- number of tables and holds no lock past each read; 1.6.0 adds S5): the
+-- write-path scenarios S1-S5 of doc/scenarios.md found in what is already measured,
 -- ranked, each with its figures, their source, the threshold they passed,
 -- the change to make and how to see that it worked.
 -- It runs as the caller and reads views that filter by the caller's rights:
@@ -339,6 +339,10 @@ DECLARE
 	np record;
 	err_state text;
 	err_msg text;
+	s5 record;
+	s5_failures numeric;
+	s5_last timestamptz;
+	s5_found boolean := false;
 BEGIN
 	SELECT quote_ident(n.nspname) INTO ext
 	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
@@ -685,6 +689,113 @@ BEGIN
 		END IF;
 	END LOOP;
 
+	-- S5 (1.6.0): SERIALIZABLE transactions that insert and read back by key
+	-- fail with 40001 when they all read and write the same leaf page of an
+	-- index, the last one of an ascending key.  Evidence: this database's SSI
+	-- failures (serialization_failure_stats, counted as the server logs them)
+	-- and, per index, the collector's samples of its SIREAD page locks, most
+	-- of them on pages that two or more sessions held at once.  An index whose
+	-- key has a random or striped default is not judged: its pages are not
+	-- shared for the key's sake.
+	IF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF NOT running THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		SELECT * INTO s5 FROM @extschema@.serialization_info();
+		SELECT coalesce(sum(f.ssi_failures), 0), max(f.last_failure) INTO s5_failures, s5_last
+		  FROM @extschema@.serialization_failure_stats f
+		 WHERE f.database = current_database();
+		IF current_setting('log_min_messages') IN ('fatal', 'panic') THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: serialization failures are not counted',
+				'evidence', format('log_min_messages = %s: errors do not reach the server log, where the collector counts them',
+								   current_setting('log_min_messages')),
+				'source', 'log_min_messages',
+				'change', 'ALTER SYSTEM SET log_min_messages = warning; SELECT pg_reload_conf();');
+		END IF;
+		IF s5.predicate_lock_interval = interval '0' THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: predicate locks are not sampled',
+				'evidence', format('ordered_uuid.predicate_lock_interval = 0; %s serialization failures (read/write dependencies) in this database since %s',
+								   s5_failures, info.stats_reset),
+				'source', 'serialization_info(); serialization_failure_stats',
+				'change', 'ALTER SYSTEM SET ordered_uuid.predicate_lock_interval = ''1s''; SELECT pg_reload_conf();');
+		ELSIF s5_failures > 0 THEN
+			FOR r IN
+				SELECT p.relation AS idx, p.samples, p.page_locks, p.shared_page_locks, p.max_sessions,
+					   p.hot_page, i.indrelid AS tbl, a.attname, a.atttypid,
+					   format_type(a.atttypid, a.atttypmod) AS typ,
+					   CASE WHEN d.adbin IS NULL THEN NULL
+							WHEN a.attgenerated <> '' THEN 'a generated column'
+							ELSE pg_get_expr(d.adbin, 0) END AS dflt,
+					   a.attidentity
+				  FROM @extschema@.predicate_lock_stats p
+				  JOIN pg_index i ON i.indexrelid = p.relation
+				  JOIN pg_class ic ON ic.oid = i.indexrelid
+				  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+				  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+				  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+				 WHERE p.relation IS NOT NULL AND p.samples >= 10 AND p.page_locks >= 20
+				   AND p.shared_page_locks >= 0.5 * p.page_locks
+				 ORDER BY p.relation
+			LOOP
+				CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|gen_random_uuid|uuid_generate_v4)\(';
+				acc := acc || jsonb_build_object(
+					'scenario', 'S5', 'relation', r.idx::oid,
+					'finding', 'SERIALIZABLE transactions read and write the same leaf page of the index: their predicate locks overlap and fail them with 40001',
+					'metric', 'share of sampled SIREAD page locks on pages that two or more sessions held at once',
+					'value', round(r.shared_page_locks::numeric / r.page_locks, 2), 'threshold', 0.5,
+					'evidence', format('%s of %s SIREAD page locks (page, session) in %s samples on shared pages, up to %s sessions '
+									   'on one page (block %s in the latest sample); %s serialization failures of read/write '
+									   'dependencies in this database, the last %s; %s commits; key %I %s, %s',
+									   r.shared_page_locks, r.page_locks, r.samples, r.max_sessions,
+									   coalesce(r.hot_page::text, 'unknown'), s5_failures, s5_last,
+									   (SELECT sd.xact_commit FROM pg_stat_database sd WHERE sd.datname = current_database()),
+									   r.attname, r.typ,
+									   CASE WHEN r.attidentity <> '' THEN 'an identity column (ascending)'
+											ELSE 'default ' || coalesce(r.dflt, 'none (keys made by the application)') END),
+					'source', format('predicate_lock_stats, serialization_failure_stats since %s; pg_stat_database; pg_attribute, pg_attrdef',
+									 info.stats_reset),
+					'change', CASE WHEN r.atttypid = 'uuid'::regtype
+								   THEN format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()',
+											   r.tbl::regclass, r.attname, ext)
+										|| CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END
+										|| ': each session then inserts into a leaf page of its own'
+								   ELSE format('the key %I of %s ascends, so every transaction inserts into its last leaf page: '
+											   'a uuid key with DEFAULT %s.uuid_striped_nextval() gives each session a leaf page of its own',
+											   r.attname, r.tbl::regclass, ext) END,
+					'measured', 'bench_serializable, transactions that insert a row and read it back by key, 8 clients on 2 cores: '
+								'uuid_v7_nextval() failed 20.8 % of attempts (19.4-22.3), uuid_striped_nextval() 0 %, '
+								'gen_random_uuid() 0.0029 %; at 16 clients 42.5 %, 0 % and 0.0281 %, the striped key 10.8x '
+								'the v7 key''s rows/s (medians of 3 runs; doc/results.md, S5)',
+					'verify', format('SELECT ssi_failures FROM %1$s.serialization_failure_stats WHERE database = current_database(); '
+									 'SELECT round(shared_page_locks::numeric / nullif(page_locks, 0), 2) AS shared_share '
+									 'FROM %1$s.predicate_lock_stats WHERE relation = %2$L::regclass; -- now and again after an hour '
+									 'of the changed workload: ssi_failures grows far slower, and the new samples put under 0.5 of '
+									 'their page locks on shared pages (after ordered_uuid_reset(), shared_share alone says it; '
+									 'doc/diag.md, After the change)', ext, r.idx::regclass::text));
+				s5_found := true;
+			END LOOP;
+			IF NOT s5_found AND s5_failures >= 10 THEN
+				blind := blind || jsonb_build_object(
+					'finding', 'cannot see S5''s cause: serialization failures, but no index whose SIREAD locks concentrate',
+					'metric', 'serialization failures of read/write dependencies in this database',
+					'value', s5_failures, 'threshold', 10,
+					'evidence', format('%s failures since %s, the last %s; %s predicate lock samples, none with most of an index''s page locks on shared pages',
+									   s5_failures, info.stats_reset, s5_last, s5.lock_samples),
+					'source', 'serialization_failure_stats; predicate_lock_stats; serialization_info()');
+			END IF;
+		END IF;
+	END IF;
+
 	-- findings first, worst first; one row a table and scenario (the worst)
 	RETURN QUERY
 	SELECT (row_number() OVER (ORDER BY f.blind, f.severity DESC NULLS LAST, f.scenario, f.relation))::integer,
@@ -707,4 +818,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION write_path_report() IS
-'the write-path problems S1-S4 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
+'the write-path problems S1-S5 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';

@@ -90,7 +90,7 @@ LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
 SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION ordered_uuid_reset() IS
-'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats and the dropped counters); superuser only unless granted';
+'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats, serialization_failure_stats, predicate_lock_stats and the dropped counters); superuser only unless granted';
 
 REVOKE ALL ON FUNCTION ordered_uuid_reset() FROM PUBLIC;
 
@@ -202,3 +202,64 @@ COMMENT ON FUNCTION relation_wal_info() IS
 'the WAL the collector read since the last reset and how relation_wal_stats adds up to it: records without block references, counts pruned with their dropped relations and evicted for lack of room, entries used, evicted, records dropped, and the records as the rows count them (once per relation fork)';
 
 GRANT SELECT ON relation_wal_stats TO PUBLIC;
+
+-- Serialization failures and predicate locks (1.6.0, scenario S5 of
+-- doc/scenarios.md): SERIALIZABLE transactions that all read and write the
+-- same B-tree page fail with SQLSTATE 40001.  The failures are counted per
+-- database as the server logs them (emit_log_hook: not those that a
+-- PL/pgSQL EXCEPTION block handles, nor any in a session whose
+-- log_min_messages is fatal or panic); no 40001 message names a relation, so
+-- per relation there are the predicate (SIREAD) locks, sampled every
+-- ordered_uuid.predicate_lock_interval (from pg_locks' source).  New objects:
+-- the columns of existing views and functions stay as they are.
+
+CREATE FUNCTION ordered_uuid_serialization_failures(
+	OUT database name, OUT ssi_failures bigint, OUT other_failures bigint,
+	OUT last_failure timestamptz, OUT datid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_failures'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_serialization_failures() IS
+'the collector''s serialization failures (SQLSTATE 40001) per database; the rows of the view serialization_failure_stats';
+
+CREATE VIEW serialization_failure_stats AS
+	SELECT database, ssi_failures, other_failures, last_failure, datid
+	  FROM @extschema@.ordered_uuid_serialization_failures();
+
+COMMENT ON VIEW serialization_failure_stats IS
+'serialization failures (SQLSTATE 40001) logged per database since the last reset: ssi_failures are SSI''s read/write dependencies among SERIALIZABLE transactions, other_failures the rest (concurrent update or delete, recovery conflicts); database and datid are NULL on the row of databases beyond the collector''s slots';
+
+CREATE FUNCTION ordered_uuid_predicate_lock_stats(
+	OUT relation regclass, OUT samples bigint, OUT page_locks bigint,
+	OUT shared_page_locks bigint, OUT max_sessions integer, OUT hot_page bigint,
+	OUT relation_locks bigint, OUT tuple_locks bigint, OUT last_seen timestamptz,
+	OUT database name, OUT datid oid, OUT relid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_predicate_lock_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_predicate_lock_stats() IS
+'the collector''s samples of predicate (SIREAD) locks per relation; the rows of the view predicate_lock_stats';
+
+CREATE VIEW predicate_lock_stats AS
+	SELECT relation, samples, page_locks, shared_page_locks, max_sessions, hot_page,
+		   relation_locks, tuple_locks, last_seen, database, datid, relid
+	  FROM @extschema@.ordered_uuid_predicate_lock_stats();
+
+COMMENT ON VIEW predicate_lock_stats IS
+'predicate (SIREAD) locks of SERIALIZABLE transactions per relation, summed over the samples since the last reset: page locks as (page, session) pairs, those on pages that two or more sessions held at once, the most sessions on one page and which page (relation is NULL for other databases and dropped relations: see datid, relid)';
+
+CREATE FUNCTION serialization_info(
+	OUT predicate_lock_interval interval, OUT lock_samples bigint,
+	OUT locks_sampled bigint, OUT sample_time interval, OUT max_sample_time interval,
+	OUT last_sample timestamptz, OUT lock_entries bigint, OUT lock_evicted bigint,
+	OUT lock_dropped bigint, OUT failure_databases integer, OUT failure_slots integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION serialization_info() IS
+'the collector''s predicate lock sampling since the last reset: its interval, samples, locks seen, the time the copies of the lock table took in all and at most, the entries of predicate_lock_stats, evicted and dropped; and the databases that have a slot of serialization failures, out of how many';
+
+GRANT SELECT ON serialization_failure_stats, predicate_lock_stats TO PUBLIC;

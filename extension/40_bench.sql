@@ -234,6 +234,51 @@ SUPPORT execute_privilege_support;
 COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
 'concurrent writers append the rows of many groups interleaved; then each group is read through an index as written, after CLUSTER and with a covering index (index-only scan), counting the heap and index blocks each read fetched, their amplification over the blocks the rows would fill packed, groups/s and each fix''s cost (scenario S4 of the documentation, doc/scenarios.md)';
 
+-- bench_serializable's result row (1.6.0, scenario S5): one row per client
+-- count and generator.  Each figure is the median of the runs; the columns
+-- after seconds give the runs and the spread of failure_pct and rows_per_sec.
+CREATE TYPE bench_serializable_result AS (
+	generator text,
+	clients int,
+	isolation text,
+	read_pattern text,
+	transactions bigint,
+	failures bigint,
+	failure_pct float8,
+	retried_pct float8,
+	max_retries bigint,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	avg_leaf_density float8,
+	seconds float8,
+	runs int,
+	failure_pct_min float8,
+	failure_pct_max float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	failure_pct_runs float8[],
+	run_order int[],
+	kept_table text
+);
+
+CREATE FUNCTION bench_serializable(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()', 'gen_random_uuid()'],
+	clients int[] DEFAULT ARRAY[2, 4, 8, 16],
+	seconds int DEFAULT 10,
+	isolation text DEFAULT 'serializable',
+	read_pattern text DEFAULT 'own',
+	read_rows int DEFAULT 10,
+	prefill bigint DEFAULT 100000,
+	repeats int DEFAULT 3,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_serializable_result
+AS 'MODULE_PATHNAME', 'bench_serializable'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) IS
+'concurrent transactions at an isolation level that insert a row with each primary-key generator and read rows back by key (own: the row inserted; recent: it and the client''s last rows; range: the last keys of the index), retrying serialization failures, for seconds at each client count; per client count and generator the committed transactions, the failures and their share, the retries, rows/s, WAL per row and leaf density, medians of interleaved repetitions with their spread (scenario S5 of the documentation, doc/scenarios.md)';
+
 CREATE FUNCTION bench_cleanup()
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bench_cleanup'
@@ -249,5 +294,6 @@ REVOKE ALL ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint
 REVOKE ALL ON FUNCTION bench_bulk_load(int, bigint, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_locality(int, int, int, int, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_cleanup() FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) FROM PUBLIC;

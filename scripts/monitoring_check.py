@@ -192,6 +192,14 @@ VIEWS = {
     "ordered_uuid_extend_lock_wait_seconds_total": (
         "SELECT relation::text, extract(epoch FROM est_wait_time) FROM ordered_uuid.extend_lock_stats"
         " WHERE relation IS NOT NULL", "relation"),
+    "ordered_uuid_serialization_ssi_failures_total": (
+        "SELECT database::text, ssi_failures FROM ordered_uuid.serialization_failure_stats"
+        " WHERE database IS NOT NULL", "database"),
+    "ordered_uuid_predicate_lock_page_locks_total": (
+        "SELECT relation::text, page_locks FROM ordered_uuid.predicate_lock_stats WHERE relation IS NOT NULL",
+        "relation"),
+    "ordered_uuid_predicate_lock_sampling_samples_total": (
+        "SELECT '', lock_samples FROM ordered_uuid.serialization_info()", None),
     "ordered_uuid_collector_rounds_total": ("SELECT '', rounds FROM ordered_uuid.collector_info()", None),
     "ordered_uuid_collector_wal_records_total": ("SELECT '', wal_records FROM ordered_uuid.collector_info()", None),
     "ordered_uuid_collector_wal_skipped_bytes_total": (
@@ -228,6 +236,7 @@ QUIET = {("ordered_uuid_index_leaf_splits_total", "public.s1_pkey"),
          ("ordered_uuid_relation_wal_fpi_total", "public.s1_pkey/main"),
          ("ordered_uuid_relation_wal_fpi_bytes_total", "public.s1_pkey/main"),
          ("ordered_uuid_extend_lock_waits_total", "public.s2"),
+         ("ordered_uuid_serialization_ssi_failures_total", "postgres"),
          ("ordered_uuid_extend_lock_samples_total", "public.s2")}
 
 

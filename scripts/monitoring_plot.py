@@ -59,7 +59,8 @@ def main():
         ax.axis("off")
     fig.suptitle("ordered_uuid dashboard queries through Prometheus' query_range "
                  "(S1 random-key inserts with two checkpoints, then S2: four sessions queued on one "
-                 "extension lock, twice;\nbefore them, 300 tables written and dropped)",
+                 "extension lock, twice,\nthen S5: four SERIALIZABLE clients on version 7 keys; "
+                 "before them, 300 tables written and dropped)",
                  fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.96))
     for ext in ("png", "svg"):

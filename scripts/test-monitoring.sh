@@ -5,12 +5,13 @@
 # preloaded, Debian's prometheus-postgres-exporter and prometheus (unpacked
 # into the cache, run directly with our own configuration and data directory
 # on 127.0.0.1 ports free at the time; no service of theirs), an S1 workload
-# (inserts of random keys into an indexed table: leaf splits) and an S2 one
+# (inserts of random keys into an indexed table: leaf splits), an S2 one
 # (four sessions inserting into one table queue on its extension lock, held by
-# the test module meanwhile), then scripts/monitoring_check.py through
-# Prometheus' HTTP API.  Before them, 300 tables written with
-# ordered_uuid.max_entries = 200 evict entries of relation_wal_stats, whose
-# counts must still add up to the WAL read.  The extension sits in schema ordered_uuid, the
+# the test module meanwhile) and an S5 one (bench_serializable(): four
+# SERIALIZABLE clients on version 7 keys, serialization failures), then
+# scripts/monitoring_check.py through Prometheus' HTTP API.  Before them, 300
+# tables written with ordered_uuid.max_entries = 200 evict entries of
+# relation_wal_stats, whose counts must still add up to the WAL read.  The extension sits in schema ordered_uuid, the
 # exporter's role has the search_path Debian's exporter README recommends
 # (prometheus, pg_catalog: without the extension's schema).  Then
 # scripts/monitoring_plant.py plants objects named like everything the
@@ -129,7 +130,8 @@ wait_for() {
 
 ou_log "[$label] monitoring: server with the collector, exporter, Prometheus"
 ou_server_start "$pg_config" "$work/pg" 5432 shared_preload_libraries=ordered_uuid \
-	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000 ordered_uuid.max_entries=200
+	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000 ordered_uuid.max_entries=200 \
+	ordered_uuid.predicate_lock_interval=100ms
 psql -qX -v ON_ERROR_STOP=1 <<'SQL'
 -- as doc/monitoring.md recommends: a schema only its owner can create in
 CREATE SCHEMA ordered_uuid;
@@ -259,7 +261,7 @@ start=$(date +%s.%N)
 # checkpoint before the fifth and the seventh: the next batch, whose random
 # keys land on most of the index's leaf pages, writes a full-page image of
 # each (a storm of them in relation_wal_stats), the batch after it few
-ou_log "[$label] monitoring: S1 (random keys: leaf splits, and full-page images after two checkpoints), S2 (four sessions queued on one extension lock)"
+ou_log "[$label] monitoring: S1 (random keys: leaf splits, and full-page images after two checkpoints), S2 (four sessions queued on one extension lock), S5 (serialization failures, predicate locks on one page)"
 for i in $(seq 8); do
 	case $i in 5 | 7) psql -qX -v ON_ERROR_STOP=1 -c CHECKPOINT ;; esac
 	psql -qX -v ON_ERROR_STOP=1 -c \
@@ -295,6 +297,17 @@ for round in 1 2; do
 	for p in "${inserters[@]}"; do wait "$p"; done
 	sleep 2
 done
+
+# S5: four SERIALIZABLE clients of bench_serializable() insert version 7
+# keys and each read its new row back: the failures they retry are logged
+# (and counted), and their predicate locks share the index's last page
+# (sampled every 100 ms: the clients' transactions are short, and a sample
+# catches few of them at once); the table is kept, so that its index has a
+# name
+psql -qX -v ON_ERROR_STOP=1 -c 'SET ordered_uuid.bench_progress = off' -c \
+	"SELECT count(*) FROM ordered_uuid.bench_serializable(ARRAY['uuid_v7_nextval()'], ARRAY[4],
+		seconds => 6, prefill => 20000, repeats => 1, keep => true)" >/dev/null
+sleep 2
 
 # the worker restarts once killed: OrderedUuidCollectorRestarted fires
 old=$(psql -XAtq -c 'SELECT worker_pid FROM ordered_uuid.collector_info()')

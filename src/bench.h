@@ -2,10 +2,10 @@
  *
  * bench.h
  *	  The benchmark engine as the benchmark functions (bench_insert.c,
- *	  bench_load.c, bench_locality.c) use it: a run of dynamic background
+ *	  bench_load.c, bench_locality.c, bench_serializable.c) use it: a run of dynamic background
  *	  workers connected as the calling role, driven by the leader
- *	  (bench_leader.c; the workers' side in bench_worker.c and
- *	  bench_read.c), and the wait-event profile the leader samples while it
+ *	  (bench_leader.c; the workers' side in bench_worker.c, bench_read.c
+ *	  and bench_xact.c), and the wait-event profile the leader samples while it
  *	  waits (bench_sample.c); the order and the spread of repeated runs
  *	  (bench_stats.c).
  *
@@ -86,11 +86,50 @@ typedef struct OuBenchRead
 	char		scan[NAMEDATALEN];	/* scan node of the read statement's plan */
 } OuBenchRead;
 
+/* how the transactions of an XACTS command read (bench_xact.c) */
+typedef enum OuReadPattern
+{
+	OU_READ_OWN = 0,			/* the row just inserted, by its key */
+	OU_READ_RECENT,				/* it and the worker's last keys, each by key */
+	OU_READ_RANGE				/* the last keys of the index (ORDER BY key
+								 * DESC LIMIT read_rows) */
+} OuReadPattern;
+
+/* what the transactions of an XACTS command do */
+typedef struct OuBenchXactArgs
+{
+	int			isolation;		/* XACT_READ_COMMITTED ... XACT_SERIALIZABLE */
+	int			pattern;		/* OuReadPattern */
+	int			read_rows;		/* recent: keys read; range: rows read */
+	int			seconds;		/* no transaction starts after that */
+} OuBenchXactArgs;
+
+/* what one worker's transactions of an XACTS command came to */
+typedef struct OuBenchXacts
+{
+	int64		xacts;			/* committed */
+	int64		failures;		/* serialization failures, each retried */
+	int64		retried;		/* committed after one retry or more */
+	int64		max_retries;	/* most retries one transaction needed */
+	int64		rows_read;		/* rows the reads found */
+} OuBenchXacts;
+
+/* what an XACTS command measured, summed over the workers */
+typedef struct OuBenchXactResult
+{
+	OuBenchXacts x;				/* max_retries: the most of any worker */
+	double		seconds;		/* from the start to the last one's end */
+	uint64		wal_bytes;		/* WAL of every attempt, committed or not */
+	int64		wal_fpi;
+} OuBenchXactResult;
+
 /* bench_sql.c: the texts of a run */
 extern char *ou_bench_new_schema(uint64 *run_id, char **kept);
 extern char *ou_bench_stmt(bool caller_path, const char *fmt,...) pg_attribute_printf(2, 3);
 extern char *ou_bench_stmt_toplevel(const char *fmt,...) pg_attribute_printf(1, 2);
 extern Size ou_bench_text_size(List *stmts);
+extern char *ou_bench_replace_seq(const char *gen, const char *qseq);
+extern void ou_bench_check_generator(const char *gen, const char *expr);
 extern char *ou_bench_qualified(const char *schema, const char *name);
 
 /* bench_args.c: the benchmarks' settings, arguments and result type */
@@ -98,6 +137,8 @@ extern void ou_bench_define_gucs(void);
 extern int64 ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name,
 							  int64 min, int64 max);
 extern bool ou_bench_arg_bool(FunctionCallInfo fcinfo, int argno, const char *name);
+extern char *ou_bench_arg_generator(Datum d, bool isnull, const char *arg, int g);
+extern char **ou_bench_arg_generators(FunctionCallInfo fcinfo, int argno, int *ngens);
 extern int	ou_bench_materialize(FunctionCallInfo fcinfo, const char *fname, int natts,
 								 int old_natts);
 
@@ -109,6 +150,9 @@ extern void ou_bench_sql(OuBenchRun *run, List *stmts);
 extern void ou_bench_prepare(OuBenchRun *run, List *stmts, bool with_count);
 extern OuBenchResult ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
 								   OuBenchSampleFn sample, void *sample_arg, int sample_ms);
+extern void ou_bench_set_active(OuBenchRun *run, int nactive);
+extern OuBenchXactResult ou_bench_xacts(OuBenchRun *run, List *stmts,
+										const OuBenchXactArgs *args);
 extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_name);
 extern OuBenchIndexShape ou_bench_measure_from(OuBenchRun *run, const char *index_name,
 											   int64 from_block);
@@ -157,6 +201,7 @@ extern char *ou_sampler_top(OuSampler *s);
 
 /* bench_stats.c: interleaved repetitions and their spread */
 #define OU_MAX_REPEATS		1000	/* most repetitions of one call */
+#define OU_MAX_RUNS			100000	/* most runs (variants times repetitions) of one call */
 
 typedef struct OuSpread
 {
@@ -167,5 +212,10 @@ typedef struct OuSpread
 
 extern int	ou_interleaved(int rep, int pos, int nvariants);
 extern OuSpread ou_spread(const double *values, int n);
+extern OuSpread ou_spread_field(const void *base, Size stride, Size off, int n);
+
+/* the spread of field (a double) of n structs of type at f */
+#define OU_SPREAD(f, n, type, field) \
+	ou_spread_field((f), sizeof(type), offsetof(type, field), (n))
 
 #endif							/* OU_BENCH_H */

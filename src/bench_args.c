@@ -32,6 +32,7 @@
 #include "miscadmin.h"
 #include "storage/procarray.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/syscache.h"
@@ -255,6 +256,73 @@ ou_bench_arg_int(FunctionCallInfo fcinfo, int argno, const char *name, int64 min
 	else
 		v = PG_GETARG_INT32(argno);
 	return ou_check_range(name, v, min, max);
+}
+
+/*
+ * ou_bench_arg_generator
+ *		A generator expression as a C string: not NULL, not empty, at most
+ *		OU_MAX_GENERATOR_LEN bytes, a single SQL expression once $seq is
+ *		replaced (ou_bench_check_generator).  arg NULL: element number g
+ *		(from 0) of the argument generators; else the argument called arg.
+ */
+char *
+ou_bench_arg_generator(Datum d, bool isnull, const char *arg, int g)
+{
+	char	   *gen;
+	Size		len;
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 arg ? errmsg("%s must not be null", arg) :
+				 errmsg("generators must not contain nulls")));
+	len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 arg ? errmsg("%s must not be an empty string", arg) :
+				 errmsg("generators must not contain empty strings")));
+	if (len > OU_MAX_GENERATOR_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 arg ? errmsg("%s is too long", arg) :
+				 errmsg("generator expression %d is too long", g + 1),
+				 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
+						   OU_MAX_GENERATOR_LEN, len)));
+	gen = TextDatumGetCString(d);
+	ou_bench_check_generator(gen, ou_bench_replace_seq(gen, "s.s"));
+	return gen;
+}
+
+/*
+ * ou_bench_arg_generators
+ *		The generator expressions of a text[] argument, each checked
+ *		(ou_bench_arg_generator); *ngens gets how many (at least one).
+ */
+char	  **
+ou_bench_arg_generators(FunctionCallInfo fcinfo, int argno, int *ngens)
+{
+	ArrayType  *arr;
+	Datum	   *gens;
+	bool	   *nulls;
+	char	  **out;
+	int			g;
+
+	ou_check_not_null(fcinfo, argno, "generators");
+	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must be a one-dimensional array")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &nulls, ngens);
+	if (*ngens == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generators must not be empty")));
+	out = palloc(sizeof(char *) * *ngens);
+	for (g = 0; g < *ngens; g++)
+		out[g] = ou_bench_arg_generator(gens[g], nulls[g], NULL, g);
+	return out;
 }
 
 /*

@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include "utils/timestamp.h"
+
 #include "bench_protocol.h"
 
 /*
@@ -40,9 +42,22 @@ ou_bench_prepare(OuBenchRun *run, List *stmts, bool with_count)
 }
 
 /*
+ * ou_bench_set_active
+ *		From now on RUN and XACTS commands are done by the first nactive
+ *		workers only (1 .. the run's workers); the others wait.
+ */
+void
+ou_bench_set_active(OuBenchRun *run, int nactive)
+{
+	Assert(nactive >= 1 && nactive <= run->nworkers);
+	run->sh->nactive = nactive;
+}
+
+/*
  * ou_bench_exec
- *		All workers insert rows rows in total (an even share each), batch rows
- *		per execution of the prepared statements (taken in turn), committing
+ *		The active workers (all, unless ou_bench_set_active said otherwise)
+ *		insert rows rows in total (an even share each), batch rows per
+ *		execution of the prepared statements (taken in turn), committing
  *		every per_xact executions.  They start together.  Returns the sums
  *		of their counters and the time from the start to the last finish.
  */
@@ -64,7 +79,7 @@ ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
 	ou_bench_send(run, OU_CMD_RUN, -1, rows, sample, sample_arg, sample_ms);
 
 	memset(&r, 0, sizeof(r));
-	for (i = 0; i < run->nworkers; i++)
+	for (i = 0; i < sh->nactive; i++)
 	{
 		OuBenchSlot *slot = &sh->slots[i];
 
@@ -74,6 +89,50 @@ ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
 		r.wal_bytes += slot->wal.wal_bytes;
 		r.blks_dirtied += slot->buf.shared_blks_dirtied;
 		r.blks_written += slot->buf.shared_blks_written;
+		if (slot->finished > last)
+			last = slot->finished;
+	}
+	r.seconds = Max(last - sh->go_time, 1) / 1000000.0;
+	return r;
+}
+
+/*
+ * ou_bench_xacts
+ *		The active workers run transactions (bench_xact.c) of the
+ *		statements stmts (the insert, the read by key, the read of the last
+ *		keys, the table's name) shaped by args, from a common start until
+ *		args->seconds have passed.  Returns the sums of their counts (the
+ *		largest max_retries), their WAL and the time from the start to the
+ *		last one's end.
+ */
+OuBenchXactResult
+ou_bench_xacts(OuBenchRun *run, List *stmts, const OuBenchXactArgs *args)
+{
+	OuBenchShared *sh = run->sh;
+	OuBenchXactResult r;
+	TimestampTz last = 0;
+	int			i;
+
+	ou_bench_set_text(run, stmts);
+	sh->xact = *args;
+	for (i = 0; i < run->nworkers; i++)
+		pg_atomic_write_u64(&sh->slots[i].rows_done, 0);
+	sh->go_time = GetCurrentTimestamp();
+	sh->deadline = sh->go_time + (int64) args->seconds * USECS_PER_SEC;
+	ou_bench_send(run, OU_CMD_XACTS, -1, 0, NULL, NULL, 0);
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < sh->nactive; i++)
+	{
+		OuBenchSlot *slot = &sh->slots[i];
+
+		r.x.xacts += slot->xacts.xacts;
+		r.x.failures += slot->xacts.failures;
+		r.x.retried += slot->xacts.retried;
+		r.x.max_retries = Max(r.x.max_retries, slot->xacts.max_retries);
+		r.x.rows_read += slot->xacts.rows_read;
+		r.wal_bytes += slot->wal.wal_bytes;
+		r.wal_fpi += slot->wal.wal_fpi;
 		if (slot->finished > last)
 			last = slot->finished;
 	}

@@ -48,10 +48,7 @@
 #include "catalog/pg_type_d.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "nodes/parsenodes.h"
-#include "parser/parser.h"
 #include "storage/latch.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -93,134 +90,10 @@ PG_FUNCTION_INFO_V1(bench_insert_distributed);
  */
 #define OU_STATS_SETTLE_MS		10500
 
-/*
- * ou_replace_seq
- *		The generator expression with every "$seq" replaced by the scratch
- *		sequence as a regclass literal; "bigint" becomes nextval() of it.
- */
-char *
-ou_replace_seq(const char *gen, const char *qseq)
-{
-	StringInfoData buf;
-	const char *p = gen;
-	const char *hit;
-	char	   *lit = psprintf("%s::pg_catalog.regclass", quote_literal_cstr(qseq));
-
-	while (*p == ' ')
-		p++;
-	if (pg_strcasecmp(p, "bigint") == 0)
-		return psprintf("pg_catalog.nextval(%s)", lit);
-
-	initStringInfo(&buf);
-	p = gen;
-	while ((hit = strstr(p, "$seq")) != NULL)
-	{
-		appendBinaryStringInfo(&buf, p, hit - p);
-		appendStringInfoString(&buf, lit);
-		p = hit + 4;
-	}
-	appendStringInfoString(&buf, p);
-	return buf.data;
-}
-
-/*
- * ou_check_generator
- *		The generator (after $seq replacement) must be one SQL expression:
- *		it is pasted into DDL, so anything else (a second statement, a FROM
- *		clause) is refused here, in the leader, before any worker runs it.
- *		It would run with the caller's privileges anyway; this keeps the
- *		scratch DDL what it says.  Syntax errors keep their SQLSTATE.
- */
-void
-ou_check_generator(const char *gen, const char *expr)
-{
-	MemoryContext cxt = CurrentMemoryContext;
-	List	   *raw = NIL;
-	bool		ok = false;
-
-	PG_TRY();
-	{
-		raw = raw_parser(psprintf("SELECT (%s)", expr), RAW_PARSE_DEFAULT);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		/* the parser's error, with its position inside the expression */
-		ereport(ERROR,
-				(errcode(edata->sqlerrcode),
-				 errmsg_internal("%s", edata->message),
-				 edata->detail ? errdetail_internal("%s", edata->detail) : 0,
-				 edata->hint ? errhint("%s", edata->hint) : 0,
-				 edata->cursorpos > 8 ? internalerrposition(edata->cursorpos - 8) : 0,
-				 internalerrquery(expr),
-				 errcontext("generator expression \"%s\"", gen)));
-	}
-	PG_END_TRY();
-
-	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, SelectStmt))
-	{
-		SelectStmt *sel = (SelectStmt *) linitial_node(RawStmt, raw)->stmt;
-
-		ok = list_length(sel->targetList) == 1 &&
-			linitial_node(ResTarget, sel->targetList)->name == NULL &&
-			sel->fromClause == NIL && sel->whereClause == NULL &&
-			sel->groupClause == NIL && sel->havingClause == NULL &&
-			sel->windowClause == NIL && sel->valuesLists == NIL &&
-			sel->sortClause == NIL && sel->limitOffset == NULL &&
-			sel->limitCount == NULL && sel->lockingClause == NIL &&
-			sel->withClause == NULL && sel->op == SETOP_NONE &&
-			sel->distinctClause == NIL && sel->intoClause == NULL;
-	}
-	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid generator expression \"%s\"", gen),
-				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
-}
 
 /* rows per prefill statement, and prefill statements per transaction */
 #define OU_PREFILL_BATCH		10000
 #define OU_PREFILL_PER_XACT		1
-
-/*
- * ou_generator_arg
- *		A generator expression as a C string: not NULL, not empty, at most
- *		OU_MAX_GENERATOR_LEN bytes, one SQL expression (ou_check_generator).
- *		arg NULL: element number g (from 0) of the argument generators; else
- *		the argument called arg.
- */
-char *
-ou_generator_arg(Datum d, bool isnull, const char *arg, int g)
-{
-	char	   *gen;
-	Size		len;
-
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 arg ? errmsg("%s must not be null", arg) :
-				 errmsg("generators must not contain nulls")));
-	len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
-	if (len == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 arg ? errmsg("%s must not be an empty string", arg) :
-				 errmsg("generators must not contain empty strings")));
-	if (len > OU_MAX_GENERATOR_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 arg ? errmsg("%s is too long", arg) :
-				 errmsg("generator expression %d is too long", g + 1),
-				 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
-						   OU_MAX_GENERATOR_LEN, len)));
-	gen = TextDatumGetCString(d);
-	ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
-	return gen;
-}
 
 /*
  * ou_gen_stmts
@@ -240,7 +113,7 @@ ou_gen_stmts(const char *gen, const char *prefill_gen, int g, const char *schema
 	st->qtbl = ou_bench_qualified(schema, psprintf("%st", st->prefix));
 	st->index = psprintf("%st_pkey", st->prefix);
 	qseq = ou_bench_qualified(schema, psprintf("%ss", st->prefix));
-	expr = ou_replace_seq(gen, qseq);
+	expr = ou_bench_replace_seq(gen, qseq);
 
 	st->create = list_make4(ou_bench_stmt(false, "CREATE SEQUENCE %s", qseq),
 							ou_bench_stmt(true, "CREATE %sTABLE %s AS SELECT (%s) AS id WITH NO DATA",
@@ -256,7 +129,7 @@ ou_gen_stmts(const char *gen, const char *prefill_gen, int g, const char *schema
 										   quote_literal_cstr(st->qtbl), shard_count));
 	st->prefill = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) SELECT (%s) FROM pg_catalog.generate_series(1, $1)",
 										   st->qtbl,
-										   prefill_gen ? ou_replace_seq(prefill_gen, qseq) : expr));
+										   prefill_gen ? ou_bench_replace_seq(prefill_gen, qseq) : expr));
 	st->insert = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) VALUES ((%s))", st->qtbl, expr));
 	return st;
 }
@@ -310,9 +183,7 @@ typedef struct OuInsertArgs
 static void
 ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 {
-	ArrayType  *gens_arr;
-	Datum	   *gens;
-	bool	   *gen_nulls;
+	char	  **gens;
 	int			g;
 
 	memset(a, 0, sizeof(*a));
@@ -329,17 +200,7 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	/* bench_insert_distributed, and bench_insert before 1.3.0, have no repeats */
 	a->repeats = (distributed || PG_NARGS() <= OU_INSERT_OLD_NARGS) ? 1 :
 		(int) ou_bench_arg_int(fcinfo, OU_INSERT_OLD_NARGS, "repeats", 1, OU_MAX_REPEATS);
-	ou_check_not_null(fcinfo, 0, "generators");
-	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
-	if (ARR_NDIM(gens_arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must be a one-dimensional array")));
-	deconstruct_array(gens_arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &gen_nulls, &a->ngens);
-	if (a->ngens == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must not be empty")));
+	gens = ou_bench_arg_generators(fcinfo, 0, &a->ngens);
 
 	if ((int64) a->ngens * a->repeats > OU_MAX_RUNS)
 		ereport(ERROR,
@@ -352,9 +213,7 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
 	for (g = 0; g < a->ngens; g++)
 	{
-		char	   *gen = ou_generator_arg(gens[g], gen_nulls[g], NULL, g);
-
-		a->st[g] = ou_gen_stmts(gen, NULL, g + 1, a->schema, a->unlogged, a->shard_count);
+		a->st[g] = ou_gen_stmts(gens[g], NULL, g + 1, a->schema, a->unlogged, a->shard_count);
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->create));
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->prefill));
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->insert));
@@ -386,20 +245,6 @@ ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *before,
 	f->added_leaf_density = after->added_leaf_density;
 }
 
-/*
- * ou_spread_of
- *		The spread of the double at offset off of n runs' figures.
- */
-OuSpread
-ou_spread_of(OuInsertFigures *f, int n, size_t off)
-{
-	double	   *v = palloc(sizeof(double) * n);
-	int			i;
-
-	for (i = 0; i < n; i++)
-		v[i] = *(double *) ((char *) &f[i] + off);
-	return ou_spread(v, n);
-}
 
 /*
  * ou_bench_insert_spread
@@ -410,8 +255,8 @@ ou_spread_of(OuInsertFigures *f, int n, size_t off)
 static void
 ou_bench_insert_spread(OuInsertFigures *f, int n, Datum *values)
 {
-	OuSpread	secs = ou_spread_of(f, n, offsetof(OuInsertFigures, seconds));
-	OuSpread	rate = ou_spread_of(f, n, offsetof(OuInsertFigures, rows_per_sec));
+	OuSpread	secs = OU_SPREAD(f, n, OuInsertFigures, seconds);
+	OuSpread	rate = OU_SPREAD(f, n, OuInsertFigures, rows_per_sec);
 	Datum	   *rates = palloc(sizeof(Datum) * n);
 	Datum	   *orders = palloc(sizeof(Datum) * n);
 	int			i;

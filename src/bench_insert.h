@@ -16,9 +16,6 @@
 
 #include "bench.h"
 
-/* most runs (generators times repetitions, and tables) of one call */
-#define OU_MAX_RUNS				100000
-
 /* the statements of one generator, built before the run starts */
 typedef struct OuGenStmts
 {
@@ -65,16 +62,11 @@ typedef struct OuInsertFigures
 	int			order;			/* position in the call's runs, from 1 */
 } OuInsertFigures;
 
-extern char *ou_replace_seq(const char *gen, const char *qseq);
-extern void ou_check_generator(const char *gen, const char *expr);
-extern char *ou_generator_arg(Datum d, bool isnull, const char *arg, int g);
 extern OuGenStmts *ou_gen_stmts(const char *gen, const char *prefill_gen, int g,
 								const char *schema, bool unlogged, int32 shard_count);
 extern void ou_bench_insert_measured(OuBenchRun *run, const OuInsertRun *ir,
 									 OuSampler *sampler, OuInsertFigures *f);
-extern OuSpread ou_spread_of(OuInsertFigures *f, int n, size_t off);
 
-#define OU_MEDIAN(f, n, field) \
-	(ou_spread_of((f), (n), offsetof(OuInsertFigures, field)).median)
+#define OU_MEDIAN(f, n, field) (OU_SPREAD((f), (n), OuInsertFigures, field).median)
 
 #endif							/* OU_BENCH_INSERT_H */

@@ -301,6 +301,7 @@ ou_bench_start(const char *fname, Oid fn_oid, int nworkers, const char *schema,
 	sh->roleid = GetUserId();
 	sh->leader = MyProc;
 	sh->nworkers = nworkers;
+	sh->nactive = nworkers;
 	sh->run_id = run_id;
 	sh->limits = limits;
 	sh->lock_timeout_ms = ou_bench_lock_timeout();

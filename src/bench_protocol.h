@@ -3,8 +3,8 @@
  * bench_protocol.h
  *	  The shared memory of a benchmark run and the commands the leader
  *	  sends its workers: private to the engine (bench_leader.c,
- *	  bench_command.c, bench_worker.c, bench_read.c, bench_cleanup.c,
- *	  bench_args.c, bench_sql.c, bench_proc.c).
+ *	  bench_command.c, bench_worker.c, bench_read.c, bench_xact.c,
+ *	  bench_cleanup.c, bench_args.c, bench_sql.c, bench_proc.c).
  *
  * One run = one DSM segment holding an OuBenchShared header (a slot per
  * worker), the command channel (bench_channel.h), one message queue per
@@ -72,7 +72,11 @@ typedef enum OuBenchCmd
 	OU_CMD_SETUP,				/* worker 1: drop dead runs, create the run's schema */
 	OU_CMD_SQL,					/* worker 1: statements, a transaction each */
 	OU_CMD_PREPARE,				/* every worker: prepare statements */
-	OU_CMD_RUN,					/* every worker: its share of the rows */
+	OU_CMD_RUN,					/* the first nactive workers: their share of
+								 * the rows */
+	OU_CMD_XACTS,				/* the first nactive workers: transactions
+								 * that insert and read back, retried after
+								 * serialization failures, until a deadline */
 	OU_CMD_MEASURE,				/* worker 1: index_shape() of an index */
 	OU_CMD_VALUES,				/* worker 1: the int8 columns of a one-row query */
 	OU_CMD_READ,				/* worker 1: time and count a read statement */
@@ -108,6 +112,7 @@ typedef struct OuBenchSlot
 	OuBenchRead read;			/* result of its last READ */
 	int64		count;			/* SETUP: dead runs' schemas dropped; DROP: an
 								 * OuDropResult */
+	OuBenchXacts xacts;			/* result of its last XACTS */
 } OuBenchSlot;
 
 /* the shared header of a run */
@@ -125,6 +130,8 @@ typedef struct OuBenchShared
 	/* the parameters of the current command */
 	int			nstmts;			/* statements in the text area */
 	bool		with_count;		/* PREPARE: statements take $1 int8 = rows */
+	int			nactive;		/* RUN, XACTS: the workers that take part
+								 * (the first nactive; nworkers unless set) */
 	int64		rows;			/* RUN: rows over all workers */
 	int			batch;			/* RUN: at most this many rows per execution */
 	int			per_xact;		/* RUN: executions per transaction */
@@ -138,7 +145,9 @@ typedef struct OuBenchShared
 	int64		read_keys;		/* READ: keys 0 .. read_keys - 1 exist */
 	int64		read_sample;	/* READ: keys read per pass, evenly spaced */
 	int			read_ms;		/* READ: measure passes for at least this long */
-	TimestampTz go_time;		/* RUN: when the command was broadcast */
+	TimestampTz go_time;		/* RUN, XACTS: when the command was broadcast */
+	TimestampTz deadline;		/* XACTS: no transaction starts after it */
+	OuBenchXactArgs xact;		/* XACTS: the transactions' shape */
 	char		schema[NAMEDATALEN];	/* the run's scratch schema */
 	char		extschema[NAMEDATALEN]; /* the extension's schema */
 	char		fname[NAMEDATALEN];
@@ -178,6 +187,9 @@ extern void ou_worker_set_run(const char *caller_path, const char *caller_messag
 extern void ou_worker_check_abort(void);
 extern void ou_worker_use_path(char which);
 extern const char *ou_worker_text(const char *text, int i);
+
+/* bench_xact.c */
+extern void ou_worker_xacts(OuBenchShared *sh, int me, const char *text);
 
 /* bench_read.c */
 extern void ou_worker_values(OuBenchShared *sh, OuBenchSlot *slot, const char *query);

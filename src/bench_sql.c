@@ -2,8 +2,9 @@
  *
  * bench_sql.c
  *	  The text of what a benchmark's workers run: scratch schema names,
- *	  statements marked with the search_path they are planned under, and
- *	  the size of the shared text area they need.
+ *	  statements marked with the search_path they are planned under, the
+ *	  size of the shared text area they need, and the callers' generator
+ *	  expressions ($seq replaced, checked to be one expression).
  *
  * IDENTIFICATION
  *	  src/bench_sql.c
@@ -13,7 +14,9 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "nodes/parsenodes.h"
 #include "nodes/pg_list.h"
+#include "parser/parser.h"
 #include "utils/builtins.h"
 
 #include "bench_protocol.h"
@@ -149,4 +152,93 @@ char *
 ou_bench_qualified(const char *schema, const char *name)
 {
 	return psprintf("%s.%s", quote_identifier(schema), quote_identifier(name));
+}
+
+/*
+ * ou_bench_replace_seq
+ *		The generator expression with every "$seq" replaced by the scratch
+ *		sequence as a regclass literal; "bigint" becomes nextval() of it.
+ */
+char *
+ou_bench_replace_seq(const char *gen, const char *qseq)
+{
+	StringInfoData buf;
+	const char *p = gen;
+	const char *hit;
+	char	   *lit = psprintf("%s::pg_catalog.regclass", quote_literal_cstr(qseq));
+
+	while (*p == ' ')
+		p++;
+	if (pg_strcasecmp(p, "bigint") == 0)
+		return psprintf("pg_catalog.nextval(%s)", lit);
+
+	initStringInfo(&buf);
+	p = gen;
+	while ((hit = strstr(p, "$seq")) != NULL)
+	{
+		appendBinaryStringInfo(&buf, p, hit - p);
+		appendStringInfoString(&buf, lit);
+		p = hit + 4;
+	}
+	appendStringInfoString(&buf, p);
+	return buf.data;
+}
+
+/*
+ * ou_bench_check_generator
+ *		The generator (after $seq replacement) must be one SQL expression:
+ *		it is pasted into DDL, so anything else (a second statement, a FROM
+ *		clause) is refused here, in the leader, before any worker runs it.
+ *		It would run with the caller's privileges anyway; this keeps the
+ *		scratch DDL what it says.  Syntax errors keep their SQLSTATE.
+ */
+void
+ou_bench_check_generator(const char *gen, const char *expr)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	List	   *raw = NIL;
+	bool		ok = false;
+
+	PG_TRY();
+	{
+		raw = raw_parser(psprintf("SELECT (%s)", expr), RAW_PARSE_DEFAULT);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		/* the parser's error, with its position inside the expression */
+		ereport(ERROR,
+				(errcode(edata->sqlerrcode),
+				 errmsg_internal("%s", edata->message),
+				 edata->detail ? errdetail_internal("%s", edata->detail) : 0,
+				 edata->hint ? errhint("%s", edata->hint) : 0,
+				 edata->cursorpos > 8 ? internalerrposition(edata->cursorpos - 8) : 0,
+				 internalerrquery(expr),
+				 errcontext("generator expression \"%s\"", gen)));
+	}
+	PG_END_TRY();
+
+	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, SelectStmt))
+	{
+		SelectStmt *sel = (SelectStmt *) linitial_node(RawStmt, raw)->stmt;
+
+		ok = list_length(sel->targetList) == 1 &&
+			linitial_node(ResTarget, sel->targetList)->name == NULL &&
+			sel->fromClause == NIL && sel->whereClause == NULL &&
+			sel->groupClause == NIL && sel->havingClause == NULL &&
+			sel->windowClause == NIL && sel->valuesLists == NIL &&
+			sel->sortClause == NIL && sel->limitOffset == NULL &&
+			sel->limitCount == NULL && sel->lockingClause == NIL &&
+			sel->withClause == NULL && sel->op == SETOP_NONE &&
+			sel->distinctClause == NIL && sel->intoClause == NULL;
+	}
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid generator expression \"%s\"", gen),
+				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
 }

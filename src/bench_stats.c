@@ -50,6 +50,25 @@ ou_double_cmp(const void *a, const void *b)
 }
 
 /*
+ * ou_spread_field
+ *		The spread of a double field of n structs of stride bytes each: the
+ *		double at offset off of base, base + stride, ...
+ */
+OuSpread
+ou_spread_field(const void *base, Size stride, Size off, int n)
+{
+	double	   *v = palloc(sizeof(double) * n);
+	OuSpread	s;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		memcpy(&v[i], (const char *) base + stride * i + off, sizeof(double));
+	s = ou_spread(v, n);
+	pfree(v);
+	return s;
+}
+
+/*
  * ou_spread
  *		The median, minimum and maximum of n values (n >= 1; an even number
  *		of values has the mean of its two middle ones as median).  The

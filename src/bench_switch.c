@@ -68,14 +68,11 @@ typedef struct OuSwitchArgs
 
 /*
  * ou_switch_generator
- *		Check generator expression number g (a text Datum) and build the
- *		statements of its two tables into a.
+ *		Build the statements of generator gen's (number g) two tables into a.
  */
 static void
-ou_switch_generator(OuSwitchArgs *a, int g, Datum d, bool isnull)
+ou_switch_generator(OuSwitchArgs *a, int g, const char *gen)
 {
-	char	   *gen = ou_generator_arg(d, isnull, NULL, g);
-
 	a->st[2 * g] = ou_gen_stmts(gen, a->from_gen, 2 * g + 1, a->schema, false, 0);
 	a->st[2 * g + 1] = ou_gen_stmts(gen, NULL, 2 * g + 2, a->schema, false, 0);
 	for (int t = 2 * g; t <= 2 * g + 1; t++)
@@ -94,9 +91,7 @@ ou_switch_generator(OuSwitchArgs *a, int g, Datum d, bool isnull)
 static void
 ou_switch_args(FunctionCallInfo fcinfo, OuSwitchArgs *a)
 {
-	ArrayType  *gens_arr;
-	Datum	   *gens;
-	bool	   *gen_nulls;
+	char	  **gens;
 
 	memset(a, 0, sizeof(*a));
 	a->prefill = ou_bench_arg_int(fcinfo, 1, "prefill", 1, PG_INT64_MAX);
@@ -105,19 +100,8 @@ ou_switch_args(FunctionCallInfo fcinfo, OuSwitchArgs *a)
 	a->rows_per_xact = (int) ou_bench_arg_int(fcinfo, 5, "rows_per_xact", 1, PG_INT32_MAX);
 	a->repeats = (int) ou_bench_arg_int(fcinfo, 6, "repeats", 1, OU_MAX_REPEATS);
 	a->keep = ou_bench_arg_bool(fcinfo, 7, "keep");
-	a->from_gen = ou_generator_arg(PG_GETARG_DATUM(3), PG_ARGISNULL(3), "from_generator", 0);
-
-	ou_check_not_null(fcinfo, 0, "generators");
-	gens_arr = PG_GETARG_ARRAYTYPE_P(0);
-	if (ARR_NDIM(gens_arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must be a one-dimensional array")));
-	deconstruct_array(gens_arr, TEXTOID, -1, false, TYPALIGN_INT, &gens, &gen_nulls, &a->ngens);
-	if (a->ngens == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("generators must not be empty")));
+	a->from_gen = ou_bench_arg_generator(PG_GETARG_DATUM(3), PG_ARGISNULL(3), "from_generator", 0);
+	gens = ou_bench_arg_generators(fcinfo, 0, &a->ngens);
 	if ((int64) 2 * a->ngens * a->repeats > OU_MAX_RUNS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -128,7 +112,7 @@ ou_switch_args(FunctionCallInfo fcinfo, OuSwitchArgs *a)
 	a->schema = ou_bench_new_schema(&a->run_id, &a->kept);
 	a->st = palloc(sizeof(OuGenStmts *) * 2 * a->ngens);
 	for (int g = 0; g < a->ngens; g++)
-		ou_switch_generator(a, g, gens[g], gen_nulls[g]);
+		ou_switch_generator(a, g, gens[g]);
 }
 
 /*
@@ -212,7 +196,7 @@ ou_switch_row(OuSwitchArgs *a, int t, OuInsertFigures *figs, OuSampler *sampler,
 {
 	int			n = a->repeats;
 	OuInsertFigures *f = &figs[t * n];
-	OuSpread	rate = ou_spread_of(f, n, offsetof(OuInsertFigures, rows_per_sec));
+	OuSpread	rate = OU_SPREAD(f, n, OuInsertFigures, rows_per_sec);
 
 	memset(nulls, 0, sizeof(bool) * OU_BENCH_SWITCH_COLS);
 	values[0] = CStringGetTextDatum(a->st[t]->gen);

@@ -193,20 +193,23 @@ ou_worker_prepare(OuBenchShared *sh, const char *text)
 
 /*
  * ou_worker_run
- *		This worker's share of a RUN: loop over the prepared statements,
+ *		This worker's share of a RUN (nothing if it is not one of the
+ *		active workers): loop over the prepared statements,
  *		committing every per_xact executions, and record what the loop cost.
  */
 static void
 ou_worker_run(OuBenchShared *sh, int me)
 {
 	OuBenchSlot *slot = &sh->slots[me];
-	int64		my_rows = sh->rows / sh->nworkers + (me < sh->rows % sh->nworkers ? 1 : 0);
+	int64		my_rows = sh->rows / sh->nactive + (me < sh->rows % sh->nactive ? 1 : 0);
 	int64		done = 0;
-	int64		j = (int64) me * Max(ou_nplans, 1) / sh->nworkers;
+	int64		j = (int64) me * Max(ou_nplans, 1) / sh->nactive;
 	WalUsage	wal0 = pgWalUsage;
 	BufferUsage buf0 = pgBufferUsage;
 	char		activity[256];
 
+	if (me >= sh->nactive)
+		return;					/* not one of this command's workers */
 	if (ou_nplans == 0)
 		elog(ERROR, "benchmark worker has no prepared statements");
 	ou_worker_use_path(ou_plans_path);
@@ -356,6 +359,9 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 		case OU_CMD_RUN:
 			ou_worker_run(sh, me);
 			break;
+		case OU_CMD_XACTS:
+			ou_worker_xacts(sh, me, text);
+			break;
 		case OU_CMD_MEASURE:
 			if (me == 0)
 				ou_worker_measure(sh, me, text);
@@ -392,14 +398,14 @@ ou_worker_execute(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 /*
  * ou_worker_execute_bounded
  *		Execute one command; the engine's own statements (all but the
- *		measured inserts and reads) wait at most sh->lock_timeout_ms for a
+ *		measured inserts, transactions and reads) wait at most sh->lock_timeout_ms for a
  *		lock, and an expired wait fails naming the lock and its holders
  *		(bench_lockwait.c).
  */
 static void
 ou_worker_execute_bounded(OuBenchShared *sh, int me, OuBenchCmd cmd, const char *text)
 {
-	bool		bounded = cmd != OU_CMD_RUN && cmd != OU_CMD_READ;
+	bool		bounded = cmd != OU_CMD_RUN && cmd != OU_CMD_READ && cmd != OU_CMD_XACTS;
 
 	ou_worker_bound_locks(bounded ? sh->lock_timeout_ms : 0);
 	PG_TRY();

@@ -25,8 +25,11 @@
  * intervals, so a long stall of the worker does not inflate a wait; a worker
  * starved of CPU on a busy machine still estimates well); with an unloaded
  * worker that is the interval, so est_time = samples x interval.
- * Between rounds (every 100 ms, or every interval when that is longer, or at
- * once while behind) it follows the WAL for split counts (collector_wal.c),
+ * Between rounds it samples the predicate locks of SERIALIZABLE transactions
+ * when a sample is due (every ordered_uuid.predicate_lock_interval ms:
+ * collector_ssi.c), and (every 100 ms, or every interval when that is
+ * longer, or at once while behind) it follows the WAL for split counts
+ * (collector_wal.c),
  * in slices that end at the next sampling deadline, and in any case applies
  * its slot's bound at least every 100 ms.  The schedule follows
  * the wall clock; a clock set back never stalls it for more than an
@@ -142,6 +145,14 @@ ou_collector_define_gucs(void)
 							5000, 1, 1000000,
 							PGC_POSTMASTER,
 							0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ordered_uuid.predicate_lock_interval",
+							"Interval between two samples of the predicate (SIREAD) locks of SERIALIZABLE transactions.",
+							"Each sample copies the predicate lock table as pg_locks does, delaying the transactions that take a predicate lock meanwhile; the next one waits at least 200 times as long as the copy took. 0 turns sampling off.",
+							&ou_pred_interval,
+							1000, 0, 3600000,
+							PGC_SIGHUP,
+							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	DefineCustomBoolVariable("ordered_uuid.track_splits",
 							 "Follow the WAL to count B-tree page splits per index.",
@@ -530,7 +541,8 @@ ou_collector_main(Datum main_arg)
 	OuWaitSample *samples;
 	TimestampTz next,
 				last_round = 0,
-				last_wal = 0;
+				last_wal = 0,
+				pred_next = 0;
 	bool		wal_behind = false;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
@@ -606,6 +618,9 @@ ou_collector_main(Datum main_arg)
 				next = now + interval_us;	/* fell behind: skip, don't catch up */
 		}
 		kept = !ou_collector_merge();
+		/* the predicate locks, when a sample is due (collector_ssi.c) */
+		if (!ou_pred_work(GetCurrentTimestamp(), &pred_next))
+			kept = true;
 
 		/* follow the WAL every 100 ms, or at once when behind */
 		if (ou_track_splits)
@@ -626,6 +641,8 @@ ou_collector_main(Datum main_arg)
 		/* while work waits for the LWLock, come back for it soon */
 		now = GetCurrentTimestamp();
 		sleep_ms = next > now ? (long) ((next - now + 999) / 1000) : 0;
+		if (pred_next != 0 && pred_next < next)
+			sleep_ms = pred_next > now ? (long) ((pred_next - now + 999) / 1000) : 0;
 		if ((kept || wal_behind) && sleep_ms > OU_RETRY_MS)
 			sleep_ms = OU_RETRY_MS;
 		/* the slot's bound is applied at least every OU_WAL_POLL_US */

@@ -219,6 +219,65 @@ typedef struct OuShared
 	char		stats_start_reason[OU_REASON_LEN];	/* why restored or afresh */
 } OuShared;
 
+/*
+ * Scenario S5 (collector_ssi.c, collector_ssi_sample.c): serialization
+ * failures per database and predicate locks per relation.  Their shared state is OuSsiShared, a
+ * struct and a shared memory segment of its own, apart from OuShared.
+ */
+
+/* databases whose serialization failures have a slot of their own */
+#define OU_SSI_DATABASES	512
+
+/* one database's serialization failures (atomics: counted with no lock) */
+typedef struct OuSsiDb
+{
+	pg_atomic_uint32 dbid;		/* InvalidOid: free; taken once */
+	pg_atomic_uint64 ssi;		/* SSI's read/write dependency failures */
+	pg_atomic_uint64 other;		/* other errors of SQLSTATE 40001 */
+	pg_atomic_uint64 last;		/* TimestampTz of the last one (0: none) */
+} OuSsiDb;
+
+/* predicate locks of one relation, summed over samples */
+typedef struct OuPredKey
+{
+	Oid			dbid;
+	Oid			relid;
+} OuPredKey;
+
+typedef struct OuPredEntry
+{
+	OuPredKey	key;
+	uint64		samples;		/* samples that saw a predicate lock on it */
+	uint64		page_locks;		/* page locks as (page, session) pairs */
+	uint64		shared_page_locks;	/* pairs on pages that 2+ sessions held */
+	uint64		relation_locks; /* relation-level locks */
+	uint64		tuple_locks;	/* tuple-level locks */
+	int32		max_sessions;	/* most sessions on one page in one sample */
+	uint32		hot_page;		/* that page, of the latest sample that saw
+								 * page locks (InvalidBlockNumber: none) */
+	TimestampTz last_seen;		/* the latest sample that saw a lock on it */
+	uint64		last_used;
+} OuPredEntry;
+
+/* what the predicate lock samples add up to */
+typedef struct OuPredTotals
+{
+	uint64		samples;		/* samples taken */
+	uint64		locks;			/* predicate locks seen in them */
+	int64		sample_us;		/* time spent copying the lock table */
+	int64		max_sample_us;	/* the longest copy */
+	TimestampTz last_sample;
+} OuPredTotals;
+
+typedef struct OuSsiShared
+{
+	OuSsiDb		dbs[OU_SSI_DATABASES];	/* no lock (atomics) */
+	OuSsiDb		overflow;		/* databases that found no slot (no lock) */
+	OuPredTotals totals;		/* under OuShared.lock */
+	OuTableCounters table;		/* the predicate lock table (under
+								 * OuShared.lock) */
+} OuSsiShared;
+
 /* how long a reader lets the worker in before it takes the lock all the same */
 #define OU_READER_YIELD_MS	100
 
@@ -303,6 +362,18 @@ extern void ou_walrel_count(XLogReaderState *r, uint64 recno);
 extern void ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
 							const OuRelFileLocator *dead_dirs, int ndead_dirs);
 
+/* collector_ssi.c: serialization failures and predicate locks (S5) */
+extern OuSsiShared *ou_ssi;
+extern HTAB *ou_pred_htab;
+extern int	ou_pred_interval;
+extern Size ou_ssi_shmem_size(int max_entries);
+extern void ou_ssi_shmem_init(int max_entries);
+extern void ou_ssi_install_hook(void);
+extern void ou_ssi_clear(void);
+
+/* collector_ssi_sample.c: the worker's samples of the predicate locks */
+extern bool ou_pred_work(TimestampTz now, TimestampTz *next_due);
+
 /* collector_wal.c: split counts from following the WAL */
 extern bool ou_splits_follow(TimestampTz deadline);
 extern void ou_splits_follow_stop(void);
@@ -341,6 +412,7 @@ extern void ou_emit_rows(FunctionCallInfo fcinfo, const char *entries, int n,
 						 Size entrysize, Size dbid_offset, OuRowFiller fill);
 extern void ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize,
 						  Size dbid_offset, OuRowFiller fill);
+extern bool ou_db_name(Oid dbid, Datum *out);
 extern void ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
 							 Datum *values, bool *nulls);
 

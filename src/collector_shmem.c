@@ -8,8 +8,9 @@
  * Note about locking issues (the rules of every collector_*.c file):
  *
  * - ou_shared->lock, an LWLock of our own tranche, protects the shared
- *   hash tables, the history ring, collector_walrel.c's totals and every
- *   field of OuShared that is not named below.  Entering, changing or removing an entry, writing the ring
+ *   hash tables, the history ring, collector_walrel.c's totals,
+ *   collector_ssi.c's sampling totals and every field of OuShared that is
+ *   not named below.  Entering, changing or removing an entry, writing the ring
  *   or a counter of OuShared needs it exclusively; reading needs it shared.
  *   Only the worker and ordered_uuid_reset() write.  Every function that
  *   writes Asserts that the lock is held exclusively (OU_LOCKED_EXCLUSIVE).
@@ -36,8 +37,11 @@
  *   exclusively: by ou_collector_clear() and the worker's timeline check.
  *   Only the worker writes stats_check_tli after startup, so it reads it
  *   without a lock.
- * - No lock: worker_wants_lock and resets are atomics (resets is bumped by
- *   a reset under the LWLock and read by the worker without it, to drop the
+ * - No lock: collector_ssi.c's serialization failure counts are atomics,
+ *   written by any process from its error reporting, where no lock may be
+ *   taken (a reset exchanges them with 0).  worker_wants_lock and resets
+ *   are atomics (resets is bumped by a reset under the LWLock and read by
+ *   the worker without it, to drop the
  *   rounds it kept from before).  lock and max_entries never change after
  *   startup.  Only the worker writes wal_reached and wal_retention, so it
  *   reads them without a lock (asserted: ou_am_collector_worker()).
@@ -50,10 +54,12 @@
  *   worker_pid, ticks and wal_retention are of a moment near it.
  *
  * Lifetime: everything is allocated once, in the main shared memory at
- * server start (under AddinShmemInitLock), and lives until shutdown: four
+ * server start (under AddinShmemInitLock), and lives until shutdown: five
  * hash tables of ordered_uuid.max_entries entries each, never grown (the
  * wait profile, the extension lock statistics, the split counts, the WAL
- * per relation of collector_walrel.c), and two parts that only their
+ * per relation of collector_walrel.c, the predicate locks of
+ * collector_ssi.c, whose serialization failure slots are a fixed array
+ * beside it), and two parts that only their
  * settings create (all PGC_POSTMASTER, since they size this memory): the
  * detailed wait profile, a fifth table (profile_queries or profile_pids
  * on), and the ring of history_size samples.  A new key finds room by
@@ -106,6 +112,7 @@ ou_shmem_size(void)
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuExtendEntry)));
 	size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuSplitEntry)));
 	size = add_size(size, ou_walrel_shmem_size(ou_max_entries));
+	size = add_size(size, ou_ssi_shmem_size(ou_max_entries));
 	if (OU_DETAIL_ON())
 		size = add_size(size, hash_estimate_size(ou_max_entries, sizeof(OuDetailEntry)));
 	if (ou_history_size > 0)
@@ -177,6 +184,7 @@ ou_shmem_startup(void)
 	ou_split_htab = ou_init_table("ordered_uuid index split stats",
 								  sizeof(OuRelFileLocator), sizeof(OuSplitEntry));
 	ou_walrel_shmem_init(ou_max_entries);
+	ou_ssi_shmem_init(ou_max_entries);
 	if (OU_DETAIL_ON())
 		ou_detail_htab = ou_init_table("ordered_uuid detailed wait profile",
 									   sizeof(OuDetailKey), sizeof(OuDetailEntry));
@@ -319,6 +327,7 @@ ou_collector_clear(const char *reason)
 	(void) ou_table_remove_if(ou_extend_htab, NULL, NULL);
 	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
 	ou_walrel_clear();
+	ou_ssi_clear();
 	if (ou_detail_htab != NULL)
 		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
 	pg_atomic_fetch_add_u32(&ou_shared->resets, 1);

@@ -212,8 +212,8 @@ ou_emit_table(FunctionCallInfo fcinfo, HTAB *htab, Size entrysize, Size dbid_off
 	ou_emit_rows(fcinfo, rows, n, entrysize, dbid_offset, fill);
 }
 
-/* the name of database dbid, or NULL */
-static bool
+/* the name of database dbid into *out as a name Datum, or false */
+bool
 ou_db_name(Oid dbid, Datum *out)
 {
 	char	   *name;

@@ -45,5 +45,6 @@ _PG_init(void)
 	ou_shmem_install_hooks();
 	ou_persist_install_hooks();
 	ou_collector_register_worker();
+	ou_ssi_install_hook();
 	ou_edge_install_hooks();
 }

@@ -2,7 +2,7 @@
 -- (doc/bench.md): signatures, defaults, result columns,
 -- labels, comments, privileges and the scratch schema.
 BEGIN;
-SELECT plan(47);
+SELECT plan(54);
 
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer']);
@@ -147,6 +147,38 @@ SELECT isnt_strict('bench_switch',
 SELECT ok(NOT has_function_privilege('public', 'bench_switch(text[], bigint, bigint, text, int, int, int, bool)', 'EXECUTE'),
 	'bench_switch is granted, not PUBLIC''s (it holds worker slots and writes)');
 
+-- bench_serializable (1.6.0): SERIALIZABLE transactions that insert and read
+-- back by key, retrying serialization failures (S5).
+SELECT has_function('bench_serializable',
+	ARRAY['text[]', 'integer[]', 'integer', 'text', 'text', 'integer', 'bigint', 'integer', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_serializable(text[], int[], int, text, text, int, bigint, int, bool)'::regprocedure),
+	'generators text[] DEFAULT ARRAY[''uuid_v7_nextval()''::text, ''uuid_striped_nextval()''::text, '
+	'''gen_random_uuid()''::text], clients integer[] DEFAULT ARRAY[2, 4, 8, 16], seconds integer DEFAULT 10, '
+	'isolation text DEFAULT ''serializable''::text, read_pattern text DEFAULT ''own''::text, '
+	'read_rows integer DEFAULT 10, prefill bigint DEFAULT 100000, repeats integer DEFAULT 3, '
+	'keep boolean DEFAULT false',
+	'bench_serializable arguments and defaults');
+SELECT function_returns('bench_serializable',
+	ARRAY['text[]', 'integer[]', 'integer', 'text', 'text', 'integer', 'bigint', 'integer', 'boolean'],
+	'setof bench_serializable_result');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_serializable_result'::regclass AND attnum > 0),
+	'generator text, clients integer, isolation text, read_pattern text, transactions bigint, '
+	'failures bigint, failure_pct double precision, retried_pct double precision, max_retries bigint, '
+	'rows_per_sec double precision, wal_bytes_per_row double precision, avg_leaf_density double precision, '
+	'seconds double precision, runs integer, failure_pct_min double precision, failure_pct_max double precision, '
+	'rows_per_sec_min double precision, rows_per_sec_max double precision, failure_pct_runs double precision[], '
+	'run_order integer[], kept_table text',
+	'bench_serializable result columns');
+SELECT volatility_is('bench_serializable',
+	ARRAY['text[]', 'integer[]', 'integer', 'text', 'text', 'integer', 'bigint', 'integer', 'boolean'], 'volatile');
+SELECT isnt_strict('bench_serializable',
+	ARRAY['text[]', 'integer[]', 'integer', 'text', 'text', 'integer', 'bigint', 'integer', 'boolean']);
+SELECT ok(NOT has_function_privilege('public',
+		  'bench_serializable(text[], int[], int, text, text, int, bigint, int, bool)', 'EXECUTE'),
+	'bench_serializable is granted, not PUBLIC''s (it holds worker slots and writes)');
+
 -- Every benchmark function: PARALLEL UNSAFE, not SECURITY DEFINER, commented,
 -- no SET clause that would change the caller's search_path.
 SELECT is(
@@ -156,7 +188,7 @@ SELECT is(
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
 	'bench_bulk_load:u:false bench_cleanup:u:false bench_insert:u:false '
 	'bench_insert_distributed:u:false bench_locality:u:false bench_multi_table:u:false '
-	'bench_switch:u:false',
+	'bench_serializable:u:false bench_switch:u:false',
 	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
 SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'

@@ -4,7 +4,7 @@
 -- tested here; the behaviour is tested by sql/collector.sql, collector_limits.sql and
 -- collector_detail.sql (preloaded) and sql/collector_not_preloaded.sql.
 BEGIN;
-SELECT plan(88);
+SELECT plan(105);
 
 SELECT has_view('wait_profile');
 SELECT has_view('extend_lock_stats');
@@ -126,11 +126,68 @@ SELECT ok(obj_description('collector_detail_info()'::regprocedure, 'pg_proc') IS
 SELECT ok(obj_description('ordered_uuid_reset()'::regprocedure, 'pg_proc') ~ 'wait_history',
 		  'reset''s comment names the history it clears');
 
+-- Serialization failures and predicate locks (1.6.0, S5): views over C
+-- functions, readable by everyone (rows filtered in C), not writable; the
+-- reset clears them.
+SELECT has_view('serialization_failure_stats');
+SELECT has_view('predicate_lock_stats');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'serialization_failure_stats'::regclass AND attnum > 0),
+	'database name, ssi_failures bigint, other_failures bigint, last_failure timestamp with time zone, datid oid',
+	'serialization_failure_stats columns');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'predicate_lock_stats'::regclass AND attnum > 0),
+	'relation regclass, samples bigint, page_locks bigint, shared_page_locks bigint, max_sessions integer, '
+	'hot_page bigint, relation_locks bigint, tuple_locks bigint, last_seen timestamp with time zone, '
+	'database name, datid oid, relid oid',
+	'predicate_lock_stats columns');
+SELECT is(pg_get_function_result('serialization_info()'::regprocedure),
+	'record', 'serialization_info returns one record');
+SELECT is(pg_get_function_arguments('serialization_info()'::regprocedure),
+	'OUT predicate_lock_interval interval, OUT lock_samples bigint, OUT locks_sampled bigint, '
+	'OUT sample_time interval, OUT max_sample_time interval, OUT last_sample timestamp with time zone, '
+	'OUT lock_entries bigint, OUT lock_evicted bigint, OUT lock_dropped bigint, '
+	'OUT failure_databases integer, OUT failure_slots integer',
+	'serialization_info columns');
+SELECT ok(has_table_privilege('public', 'serialization_failure_stats', 'SELECT'),
+		  'serialization_failure_stats readable by PUBLIC');
+SELECT ok(has_table_privilege('public', 'predicate_lock_stats', 'SELECT'),
+		  'predicate_lock_stats readable by PUBLIC');
+SELECT ok(NOT has_table_privilege('public', 'serialization_failure_stats', 'INSERT,UPDATE,DELETE,TRUNCATE'),
+		  'serialization_failure_stats not writable by PUBLIC');
+SELECT ok(NOT has_table_privilege('public', 'predicate_lock_stats', 'INSERT,UPDATE,DELETE,TRUNCATE'),
+		  'predicate_lock_stats not writable by PUBLIC');
+SELECT ok(has_function_privilege('public', 'serialization_info()', 'EXECUTE'),
+		  'serialization_info() executable by PUBLIC');
+SELECT is(
+	(SELECT string_agg(p.proname || ':' || p.provolatile::text || ':' || p.proparallel::text || ':' ||
+					   p.proisstrict::text || ':' || p.prosecdef::text, ' ' ORDER BY p.proname COLLATE "C")
+	   FROM pg_proc p
+	  WHERE p.oid IN ('ordered_uuid_serialization_failures()'::regprocedure,
+					  'ordered_uuid_predicate_lock_stats()'::regprocedure, 'serialization_info()'::regprocedure)),
+	'ordered_uuid_predicate_lock_stats:v:s:true:false ordered_uuid_serialization_failures:v:s:true:false '
+	'serialization_info:v:s:true:false',
+	'S5 functions: volatile, parallel safe, strict, not SECURITY DEFINER');
+SELECT ok((SELECT bool_and(obj_description(o, 'pg_proc') IS NOT NULL)
+			 FROM unnest(ARRAY['ordered_uuid_serialization_failures()'::regprocedure,
+							   'ordered_uuid_predicate_lock_stats()'::regprocedure,
+							   'serialization_info()'::regprocedure]) o)
+		  AND obj_description('serialization_failure_stats'::regclass, 'pg_class') IS NOT NULL
+		  AND obj_description('predicate_lock_stats'::regclass, 'pg_class') IS NOT NULL,
+		  'S5 functions and views commented');
+SELECT ok(obj_description('ordered_uuid_reset()'::regprocedure, 'pg_proc') ~ 'serialization_failure_stats, predicate_lock_stats',
+		  'reset''s comment names the S5 views it clears');
+
 -- Without preload the views raise 55000.
 SELECT throws_ok('SELECT * FROM wait_profile', '55000');
 SELECT throws_ok('SELECT * FROM wait_profile_detail', '55000');
 SELECT throws_ok('SELECT * FROM wait_history', '55000');
 SELECT throws_ok('SELECT * FROM collector_detail_info()', '55000');
+SELECT throws_ok('SELECT * FROM serialization_failure_stats', '55000');
+SELECT throws_ok('SELECT * FROM predicate_lock_stats', '55000');
+SELECT throws_ok('SELECT * FROM serialization_info()', '55000');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -124,9 +124,133 @@ COMMENT ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bo
 
 REVOKE ALL ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) FROM PUBLIC;
 
--- write_path_report: S1's change is the right_edge => false form, and a new
--- S1 row finds a table switched the old way.  Its result columns do not
--- change, so it is replaced in place (a view of one's own on it stays).
+--------------------------------------------------------------------------------
+-- Scenario S5: SERIALIZABLE transactions and ordered keys.
+-- serialization_failure_stats, predicate_lock_stats and serialization_info()
+-- (extension/30_collector.sql), which ordered_uuid_reset() clears too;
+-- bench_serializable() (extension/40_bench.sql), granted rather than
+-- PUBLIC's like the other benchmarks.
+--------------------------------------------------------------------------------
+
+-- Serialization failures and predicate locks (1.6.0, scenario S5 of
+-- doc/scenarios.md): SERIALIZABLE transactions that all read and write the
+-- same B-tree page fail with SQLSTATE 40001.  The failures are counted per
+-- database as the server logs them (emit_log_hook: not those that a
+-- PL/pgSQL EXCEPTION block handles, nor any in a session whose
+-- log_min_messages is fatal or panic); no 40001 message names a relation, so
+-- per relation there are the predicate (SIREAD) locks, sampled every
+-- ordered_uuid.predicate_lock_interval (from pg_locks' source).  New objects:
+-- the columns of existing views and functions stay as they are.
+
+CREATE FUNCTION ordered_uuid_serialization_failures(
+	OUT database name, OUT ssi_failures bigint, OUT other_failures bigint,
+	OUT last_failure timestamptz, OUT datid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_failures'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_serialization_failures() IS
+'the collector''s serialization failures (SQLSTATE 40001) per database; the rows of the view serialization_failure_stats';
+
+CREATE VIEW serialization_failure_stats AS
+	SELECT database, ssi_failures, other_failures, last_failure, datid
+	  FROM @extschema@.ordered_uuid_serialization_failures();
+
+COMMENT ON VIEW serialization_failure_stats IS
+'serialization failures (SQLSTATE 40001) logged per database since the last reset: ssi_failures are SSI''s read/write dependencies among SERIALIZABLE transactions, other_failures the rest (concurrent update or delete, recovery conflicts); database and datid are NULL on the row of databases beyond the collector''s slots';
+
+CREATE FUNCTION ordered_uuid_predicate_lock_stats(
+	OUT relation regclass, OUT samples bigint, OUT page_locks bigint,
+	OUT shared_page_locks bigint, OUT max_sessions integer, OUT hot_page bigint,
+	OUT relation_locks bigint, OUT tuple_locks bigint, OUT last_seen timestamptz,
+	OUT database name, OUT datid oid, OUT relid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_predicate_lock_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_predicate_lock_stats() IS
+'the collector''s samples of predicate (SIREAD) locks per relation; the rows of the view predicate_lock_stats';
+
+CREATE VIEW predicate_lock_stats AS
+	SELECT relation, samples, page_locks, shared_page_locks, max_sessions, hot_page,
+		   relation_locks, tuple_locks, last_seen, database, datid, relid
+	  FROM @extschema@.ordered_uuid_predicate_lock_stats();
+
+COMMENT ON VIEW predicate_lock_stats IS
+'predicate (SIREAD) locks of SERIALIZABLE transactions per relation, summed over the samples since the last reset: page locks as (page, session) pairs, those on pages that two or more sessions held at once, the most sessions on one page and which page (relation is NULL for other databases and dropped relations: see datid, relid)';
+
+CREATE FUNCTION serialization_info(
+	OUT predicate_lock_interval interval, OUT lock_samples bigint,
+	OUT locks_sampled bigint, OUT sample_time interval, OUT max_sample_time interval,
+	OUT last_sample timestamptz, OUT lock_entries bigint, OUT lock_evicted bigint,
+	OUT lock_dropped bigint, OUT failure_databases integer, OUT failure_slots integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION serialization_info() IS
+'the collector''s predicate lock sampling since the last reset: its interval, samples, locks seen, the time the copies of the lock table took in all and at most, the entries of predicate_lock_stats, evicted and dropped; and the databases that have a slot of serialization failures, out of how many';
+
+GRANT SELECT ON serialization_failure_stats, predicate_lock_stats TO PUBLIC;
+
+COMMENT ON FUNCTION ordered_uuid_reset() IS
+'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats, serialization_failure_stats, predicate_lock_stats and the dropped counters); superuser only unless granted';
+
+-- bench_serializable's result row (1.6.0, scenario S5): one row per client
+-- count and generator.  Each figure is the median of the runs; the columns
+-- after seconds give the runs and the spread of failure_pct and rows_per_sec.
+CREATE TYPE bench_serializable_result AS (
+	generator text,
+	clients int,
+	isolation text,
+	read_pattern text,
+	transactions bigint,
+	failures bigint,
+	failure_pct float8,
+	retried_pct float8,
+	max_retries bigint,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	avg_leaf_density float8,
+	seconds float8,
+	runs int,
+	failure_pct_min float8,
+	failure_pct_max float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	failure_pct_runs float8[],
+	run_order int[],
+	kept_table text
+);
+
+CREATE FUNCTION bench_serializable(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()', 'gen_random_uuid()'],
+	clients int[] DEFAULT ARRAY[2, 4, 8, 16],
+	seconds int DEFAULT 10,
+	isolation text DEFAULT 'serializable',
+	read_pattern text DEFAULT 'own',
+	read_rows int DEFAULT 10,
+	prefill bigint DEFAULT 100000,
+	repeats int DEFAULT 3,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_serializable_result
+AS 'MODULE_PATHNAME', 'bench_serializable'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) IS
+'concurrent transactions at an isolation level that insert a row with each primary-key generator and read rows back by key (own: the row inserted; recent: it and the client''s last rows; range: the last keys of the index), retrying serialization failures, for seconds at each client count; per client count and generator the committed transactions, the failures and their share, the retries, rows/s, WAL per row and leaf density, medians of interleaved repetitions with their spread (scenario S5 of the documentation, doc/scenarios.md)';
+
+REVOKE ALL ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) FROM PUBLIC;
+
+--------------------------------------------------------------------------------
+-- write_path_report (extension/20_diag.sql): S1's change is the right_edge =>
+-- false form, and a new S1 row finds a table switched the old way (above);
+-- S5 names an index whose sampled SIREAD page locks lie mostly on pages that
+-- sessions shared, in a database with SSI failures, and says what it cannot
+-- see of S5.  Its result columns do not change, so it is replaced in place (a
+-- view of one's own on it stays).
+--------------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION write_path_report(
 	OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text,
 	OUT metric text, OUT value numeric, OUT threshold numeric, OUT evidence text,
@@ -150,6 +274,10 @@ DECLARE
 	np record;
 	err_state text;
 	err_msg text;
+	s5 record;
+	s5_failures numeric;
+	s5_last timestamptz;
+	s5_found boolean := false;
 BEGIN
 	SELECT quote_ident(n.nspname) INTO ext
 	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
@@ -496,6 +624,113 @@ BEGIN
 		END IF;
 	END LOOP;
 
+	-- S5 (1.6.0): SERIALIZABLE transactions that insert and read back by key
+	-- fail with 40001 when they all read and write the same leaf page of an
+	-- index, the last one of an ascending key.  Evidence: this database's SSI
+	-- failures (serialization_failure_stats, counted as the server logs them)
+	-- and, per index, the collector's samples of its SIREAD page locks, most
+	-- of them on pages that two or more sessions held at once.  An index whose
+	-- key has a random or striped default is not judged: its pages are not
+	-- shared for the key's sake.
+	IF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF NOT running THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		SELECT * INTO s5 FROM @extschema@.serialization_info();
+		SELECT coalesce(sum(f.ssi_failures), 0), max(f.last_failure) INTO s5_failures, s5_last
+		  FROM @extschema@.serialization_failure_stats f
+		 WHERE f.database = current_database();
+		IF current_setting('log_min_messages') IN ('fatal', 'panic') THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: serialization failures are not counted',
+				'evidence', format('log_min_messages = %s: errors do not reach the server log, where the collector counts them',
+								   current_setting('log_min_messages')),
+				'source', 'log_min_messages',
+				'change', 'ALTER SYSTEM SET log_min_messages = warning; SELECT pg_reload_conf();');
+		END IF;
+		IF s5.predicate_lock_interval = interval '0' THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: predicate locks are not sampled',
+				'evidence', format('ordered_uuid.predicate_lock_interval = 0; %s serialization failures (read/write dependencies) in this database since %s',
+								   s5_failures, info.stats_reset),
+				'source', 'serialization_info(); serialization_failure_stats',
+				'change', 'ALTER SYSTEM SET ordered_uuid.predicate_lock_interval = ''1s''; SELECT pg_reload_conf();');
+		ELSIF s5_failures > 0 THEN
+			FOR r IN
+				SELECT p.relation AS idx, p.samples, p.page_locks, p.shared_page_locks, p.max_sessions,
+					   p.hot_page, i.indrelid AS tbl, a.attname, a.atttypid,
+					   format_type(a.atttypid, a.atttypmod) AS typ,
+					   CASE WHEN d.adbin IS NULL THEN NULL
+							WHEN a.attgenerated <> '' THEN 'a generated column'
+							ELSE pg_get_expr(d.adbin, 0) END AS dflt,
+					   a.attidentity
+				  FROM @extschema@.predicate_lock_stats p
+				  JOIN pg_index i ON i.indexrelid = p.relation
+				  JOIN pg_class ic ON ic.oid = i.indexrelid
+				  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+				  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+				  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+				 WHERE p.relation IS NOT NULL AND p.samples >= 10 AND p.page_locks >= 20
+				   AND p.shared_page_locks >= 0.5 * p.page_locks
+				 ORDER BY p.relation
+			LOOP
+				CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|gen_random_uuid|uuid_generate_v4)\(';
+				acc := acc || jsonb_build_object(
+					'scenario', 'S5', 'relation', r.idx::oid,
+					'finding', 'SERIALIZABLE transactions read and write the same leaf page of the index: their predicate locks overlap and fail them with 40001',
+					'metric', 'share of sampled SIREAD page locks on pages that two or more sessions held at once',
+					'value', round(r.shared_page_locks::numeric / r.page_locks, 2), 'threshold', 0.5,
+					'evidence', format('%s of %s SIREAD page locks (page, session) in %s samples on shared pages, up to %s sessions '
+									   'on one page (block %s in the latest sample); %s serialization failures of read/write '
+									   'dependencies in this database, the last %s; %s commits; key %I %s, %s',
+									   r.shared_page_locks, r.page_locks, r.samples, r.max_sessions,
+									   coalesce(r.hot_page::text, 'unknown'), s5_failures, s5_last,
+									   (SELECT sd.xact_commit FROM pg_stat_database sd WHERE sd.datname = current_database()),
+									   r.attname, r.typ,
+									   CASE WHEN r.attidentity <> '' THEN 'an identity column (ascending)'
+											ELSE 'default ' || coalesce(r.dflt, 'none (keys made by the application)') END),
+					'source', format('predicate_lock_stats, serialization_failure_stats since %s; pg_stat_database; pg_attribute, pg_attrdef',
+									 info.stats_reset),
+					'change', CASE WHEN r.atttypid = 'uuid'::regtype
+								   THEN format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()',
+											   r.tbl::regclass, r.attname, ext)
+										|| CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END
+										|| ': each session then inserts into a leaf page of its own'
+								   ELSE format('the key %I of %s ascends, so every transaction inserts into its last leaf page: '
+											   'a uuid key with DEFAULT %s.uuid_striped_nextval() gives each session a leaf page of its own',
+											   r.attname, r.tbl::regclass, ext) END,
+					'measured', 'bench_serializable, transactions that insert a row and read it back by key, 8 clients on 2 cores: '
+								'uuid_v7_nextval() failed 20.8 % of attempts (19.4-22.3), uuid_striped_nextval() 0 %, '
+								'gen_random_uuid() 0.0029 %; at 16 clients 42.5 %, 0 % and 0.0281 %, the striped key 10.8x '
+								'the v7 key''s rows/s (medians of 3 runs; doc/results.md, S5)',
+					'verify', format('SELECT ssi_failures FROM %1$s.serialization_failure_stats WHERE database = current_database(); '
+									 'SELECT round(shared_page_locks::numeric / nullif(page_locks, 0), 2) AS shared_share '
+									 'FROM %1$s.predicate_lock_stats WHERE relation = %2$L::regclass; -- now and again after an hour '
+									 'of the changed workload: ssi_failures grows far slower, and the new samples put under 0.5 of '
+									 'their page locks on shared pages (after ordered_uuid_reset(), shared_share alone says it; '
+									 'doc/diag.md, After the change)', ext, r.idx::regclass::text));
+				s5_found := true;
+			END LOOP;
+			IF NOT s5_found AND s5_failures >= 10 THEN
+				blind := blind || jsonb_build_object(
+					'finding', 'cannot see S5''s cause: serialization failures, but no index whose SIREAD locks concentrate',
+					'metric', 'serialization failures of read/write dependencies in this database',
+					'value', s5_failures, 'threshold', 10,
+					'evidence', format('%s failures since %s, the last %s; %s predicate lock samples, none with most of an index''s page locks on shared pages',
+									   s5_failures, info.stats_reset, s5_last, s5.lock_samples),
+					'source', 'serialization_failure_stats; predicate_lock_stats; serialization_info()');
+			END IF;
+		END IF;
+	END IF;
+
 	-- findings first, worst first; one row a table and scenario (the worst)
 	RETURN QUERY
 	SELECT (row_number() OVER (ORDER BY f.blind, f.severity DESC NULLS LAST, f.scenario, f.relation))::integer,
@@ -518,4 +753,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION write_path_report() IS
-'the write-path problems S1-S4 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
+'the write-path problems S1-S5 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
