@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/persist_cost.sh -- what it costs to save the collector's statistics
 # at a clean shutdown and to restore them at the next start, with every table
-# full at the largest ordered_uuid.max_entries: five tables (the detailed
-# profile on) of 1,000,000 entries each.
+# full at the largest ordered_uuid.max_entries: six tables (the detailed
+# profile on; predicate_lock_stats since S5's state is saved too) of
+# 1,000,000 entries each, and 100 serialization failure slots.
 #
 #   OU_CACHE=... PG_MAJOR=18 REPEATS=5 bench/persist_cost.sh
 #

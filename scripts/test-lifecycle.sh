@@ -214,6 +214,60 @@ stop_stalled() {
 	unstall
 	wait "$stopper" || report "stop the primary while its worker is stalled" 1 "pg_ctl stop failed"
 }
+# s5_failures DIR [WAIT]: S5's state, made certain through dblink in the
+# database postgres of DIR: a write skew between two SERIALIZABLE sessions
+# that each read both rows of s5 through its index (SSI fails one of them:
+# one ssi failure) and a concurrent update under REPEATABLE READ (one
+# other); each failure is caught here, so that only the failing session
+# logs it.  WAIT 1: while both still hold their predicate locks on
+# s5_pkey's page, wait (bounded) until a sample has seen them shared.
+s5_failures() {
+	local conn="host=$1 port=$port user=postgres dbname=postgres options=-cenable_seqscan=off"
+	psql -XAtq -v ON_ERROR_STOP=1 -h "$1" -p "$port" -U postgres -d postgres >/dev/null <<SQL
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS dblink;
+DROP TABLE IF EXISTS s5;
+CREATE TABLE s5 (id int PRIMARY KEY, v int);
+INSERT INTO s5 VALUES (1, 0), (2, 0);
+CREATE FUNCTION pg_temp.try(conn text, q text) RETURNS text LANGUAGE plpgsql AS \$\$
+BEGIN
+	PERFORM dblink_exec(conn, q);
+	RETURN 'done';
+EXCEPTION WHEN serialization_failure THEN
+	RETURN 'failed';
+END \$\$;
+SELECT dblink_connect('a', '$conn'), dblink_connect('b', '$conn');
+SELECT dblink_exec('a', 'BEGIN ISOLATION LEVEL SERIALIZABLE'), dblink_exec('b', 'BEGIN ISOLATION LEVEL SERIALIZABLE');
+SELECT * FROM dblink('a', 'SELECT sum(v) FROM s5 WHERE id IN (1, 2)') AS t(s bigint);
+SELECT * FROM dblink('b', 'SELECT sum(v) FROM s5 WHERE id IN (1, 2)') AS t(s bigint);
+DO \$\$ BEGIN
+	FOR i IN 1 .. ${2:-0} * $wait_s * 20 LOOP
+		EXIT WHEN EXISTS (SELECT FROM predicate_lock_stats WHERE relation = 's5_pkey'::regclass AND shared_page_locks > 0);
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+END \$\$;
+SELECT pg_temp.try('a', 'UPDATE s5 SET v = 1 WHERE id = 1'), pg_temp.try('b', 'UPDATE s5 SET v = 1 WHERE id = 2');
+SELECT pg_temp.try('a', 'COMMIT'), pg_temp.try('b', 'COMMIT');
+SELECT dblink_exec('a', 'BEGIN ISOLATION LEVEL REPEATABLE READ');
+SELECT * FROM dblink('a', 'SELECT v FROM s5 WHERE id = 1') AS t(v int);
+SELECT dblink_exec('b', 'UPDATE s5 SET v = 2 WHERE id = 1');
+SELECT pg_temp.try('a', 'UPDATE s5 SET v = 3 WHERE id = 1');
+SELECT dblink_exec('a', 'ROLLBACK');
+SELECT dblink_disconnect('a'), dblink_disconnect('b');
+SQL
+}
+s5_counted="SELECT ssi_failures = 1 AND other_failures = 1 FROM serialization_failure_stats WHERE database = 'postgres'"
+s5_none="SELECT NOT EXISTS (SELECT FROM serialization_failure_stats) AND NOT EXISTS (SELECT FROM predicate_lock_stats)"
+# S5's state whole: the failure counts, the predicate lock samples and what
+# serialization_info() counts of them
+s5_sql="SELECT concat_ws(' / ',
+	(SELECT string_agg(concat_ws(':', datid, ssi_failures, other_failures, last_failure), ',' ORDER BY datid)
+	   FROM serialization_failure_stats),
+	(SELECT string_agg(concat_ws(':', datid, relid, samples, page_locks, shared_page_locks, max_sessions, hot_page,
+								 relation_locks, tuple_locks, last_seen), ',' ORDER BY datid, relid)
+	   FROM predicate_lock_stats),
+	(SELECT concat_ws(':', lock_samples, locks_sampled, sample_time, max_sample_time, last_sample, lock_entries,
+					  lock_evicted, lock_dropped, failure_databases) FROM serialization_info()))"
 
 # ---- restart: the statistics outlive a clean shutdown, as core's ----------
 # The WAL per relation equals pg_waldump's, through TRUNCATE, VACUUM FULL,
@@ -232,6 +286,21 @@ done
 sql "$primary" "CREATE DATABASE zdb" >/dev/null
 psql -XAtq -v ON_ERROR_STOP=1 -h "$primary" -p "$port" -U postgres -d zdb \
 	-c "CREATE TABLE zz (id int PRIMARY KEY); INSERT INTO zz SELECT generate_series(1, 20000)" >/dev/null
+# S5's state, its predicate locks sampled every 20 ms; then no more samples
+# (the interval 0 until after the restart), so that it stands still
+set_conf ordered_uuid.predicate_lock_interval=20ms
+s5_failures "$primary" 1
+check "before a restart: S5's failures counted (one of SSI, one other) and s5_pkey's page sampled shared" "$primary" \
+	"SELECT f.ssi_failures = 1 AND f.other_failures = 1 AND p.shared_page_locks > 0 AND p.max_sessions = 2
+	   FROM serialization_failure_stats f, predicate_lock_stats p
+	  WHERE f.database = 'postgres' AND p.relation = 's5_pkey'::regclass"
+set_conf ordered_uuid.predicate_lock_interval=0
+# (the worker adds a sample it still holds before it stops sampling)
+for ((i = 0; i < wait_s * 2; i++)); do
+	s5_before=$(sql "$primary" "$s5_sql")
+	sleep 0.5
+	[ "$(sql "$primary" "$s5_sql")" = "$s5_before" ] && break
+done
 caught_up "$primary"
 exact "before a restart: a's splits counted exactly" "$primary" a_pkey
 relation_wal_exact "relation_wal_stats equals pg_waldump per relation file (records, bytes, images)" "$primary" 1
@@ -250,6 +319,9 @@ check "after a clean restart: the statistics go on (restored, stats_reset kept),
 	"SELECT stats_restored AND stats_saved_at IS NOT NULL AND stats_start_reason LIKE 'restored%'
 		AND worker_pid <> $old_pid AND stats_reset::text = '$reset0' FROM collector_info()"
 exact "after a clean restart: a's splits go on, exactly" "$primary" a_pkey
+check "after a clean restart: S5's failure counts, predicate lock samples and their totals are back, unchanged" "$primary" \
+	"SELECT ($s5_sql) = '$s5_before' AND ($s5_counted)"
+set_conf ordered_uuid.predicate_lock_interval=DEFAULT
 check "after a clean restart: z, dropped while the worker read nothing before the shutdown, and database zdb are pruned" "$primary" \
 	"SELECT split_pruned > $pruned0
 		AND NOT EXISTS (SELECT FROM relation_wal_stats WHERE relfilenode IN ($z_nodes) OR datid = $zdb)
@@ -274,7 +346,12 @@ made_up="SELECT count(*) || ' ' || md5(string_agg(r, ',' ORDER BY r)) FROM (
 	UNION ALL SELECT concat_ws(':', 'w', datid, relfilenode, fork, records, wal_bytes, fpis, fpi_bytes)
 	  FROM relation_wal_stats WHERE datid::bigint >= 4200000000
 	UNION ALL SELECT concat_ws(':', 'd', datid, queryid, userid, samples, est_time)
-	  FROM wait_profile_detail WHERE datid::bigint >= 4200000000) x"
+	  FROM wait_profile_detail WHERE datid::bigint >= 4200000000
+	UNION ALL SELECT concat_ws(':', 'l', datid, relid, samples, page_locks, shared_page_locks, max_sessions, hot_page,
+							   relation_locks, tuple_locks, last_seen)
+	  FROM predicate_lock_stats WHERE datid::bigint >= 4200000000
+	UNION ALL SELECT concat_ws(':', 'f', datid, ssi_failures, other_failures, last_failure)
+	  FROM serialization_failure_stats WHERE datid::bigint >= 4200000000) x"
 no_history="SELECT count(*) = 0 FROM write_path_report() WHERE finding LIKE 'too little history%'"
 # restart_with OPTION...: a clean restart with the usual settings and these
 restart_with() {
@@ -296,8 +373,8 @@ check "before a clean restart: the samples on the collector's own LWLock tranche
 	"$(tranche_rows ordered_uuid)"
 check "write_path_report() before a clean restart: two hours of history" "$primary" "$no_history"
 restart_with ordered_uuid.max_entries=4000 ordered_uuid.profile_queries=on
-check "after a clean restart: every made-up entry of the five tables back, unchanged (${before%% *} entries)" "$primary" \
-	"SELECT ($made_up) = '$before' AND '$before' LIKE '10000 %'"
+check "after a clean restart: every made-up entry of the six tables and the failure slots back, unchanged (${before%% *} entries)" "$primary" \
+	"SELECT ($made_up) = '$before' AND '$before' LIKE '12100 %'"
 check "after a clean restart: an extension's LWLock tranche (an id given out at start) is LWLock / extension, its samples kept" "$primary" \
 	"$(tranche_rows extension)"
 check "write_path_report() after a clean restart keeps its history" "$primary" "$no_history"
@@ -308,9 +385,13 @@ restart_with ordered_uuid.max_entries=1000 ordered_uuid.profile_queries=on
 check "a restart with a smaller max_entries keeps each table's 1000 most recently used entries, the rest counted as evicted" "$primary" \
 	"SELECT c.extend_entries <= 1000 AND c.split_entries <= 1000 AND c.extend_evicted >= 2000 - e.n
 		AND e.lo = 4200000000 + 2000 - e.n AND s.lo = 4200000000 + 2000 - s.n AND e.n > 500 AND s.n > 500
-	   FROM collector_info() c,
+		AND i.lock_entries <= 1000 AND i.lock_evicted >= 2000 - l.n AND l.lo = 4200000000 + 2000 - l.n AND l.n > 500
+	   FROM collector_info() c, serialization_info() i,
 			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM extend_lock_stats WHERE datid::bigint >= 4200000000) e,
-			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM index_split_stats WHERE datid::bigint >= 4200000000) s"
+			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM index_split_stats WHERE datid::bigint >= 4200000000) s,
+			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM predicate_lock_stats WHERE datid::bigint >= 4200000000) l"
+check "... and every made-up failure slot (failure slots do not depend on max_entries)" "$primary" \
+	"SELECT count(*) = 100 FROM serialization_failure_stats WHERE datid::bigint >= 4200000000"
 check "... and the WAL counts of the made-up relation_wal_stats entries left out are in its evicted totals" "$primary" \
 	"SELECT w.n <= 1000 AND w.lo = 4200000000 + 2000 - w.n
 		AND i.evicted_records - $evicted0 >= (2000 - w.n) * (2000 - w.n + 1) / 2
@@ -341,30 +422,47 @@ stop "$primary"
 truncate -s -100 "$file"
 restart_with
 ignored "a truncated file is ignored" "the file is truncated or too long"
-# a file made to pass the checksum, with a fork number out of range (which
-# names the fork from an array of four): checked and ignored, never used.
-# The header (collector_persist.h): header_size at byte 12, entry_size[5] at
-# 48, entries[5] at 72; the WAL per relation is the fourth table, the fork
-# number 12 bytes into its entry; then the CRC-32C of all before it.
-sql "$primary" "CREATE TABLE fork_t AS SELECT 1 AS x" >/dev/null
-caught_up "$primary"
-stop "$primary"
-perl -e '
+# forge PERL: a file made to pass the checksum: PERL changes $d, the file's
+# bytes, given the header's sizes (collector_persist.h): header_size $hs
+# (byte 12), entry_size[6] @size (48), entries[6] @n (72), the failure slots
+# $nf (124) after the entries; then the CRC-32C of all before it is made
+# anew.  Checked and ignored, never used.
+forge() {
+	perl -e '
 	open my $f, "+<:raw", $ARGV[0] or die "$ARGV[0]: $!";
 	local $/; my $d = <$f>;
 	my $hs = unpack "V", substr($d, 12, 4);
-	my @size = unpack "V5", substr($d, 48, 20);
-	my @n = unpack "Q<5", substr($d, 72, 40);
-	die "no entry of relation_wal_stats\n" unless $n[3];
-	substr($d, $hs + $n[0] * $size[0] + $n[1] * $size[1] + $n[2] * $size[2] + 12, 4) = pack "l<", 99;
+	my @size = unpack "V6", substr($d, 48, 24);
+	my @n = unpack "Q<6", substr($d, 72, 48);
+	my $nf = unpack "V", substr($d, 124, 4);
+	'"$1"'
 	my @t = map { my $c = $_; $c = $c & 1 ? ($c >> 1) ^ 0x82F63B78 : $c >> 1 for 1 .. 8; $c } 0 .. 255;
 	my $c = 0xFFFFFFFF;
 	$c = $t[($c ^ $_) & 0xFF] ^ ($c >> 8) for unpack "C*", substr($d, 0, -4);
 	substr($d, -4) = pack "V", $c ^ 0xFFFFFFFF;
 	seek $f, 0, 0; print $f $d; close $f or die;' "$file"
+}
+# a fork number out of range (which names the fork from an array of four):
+# the WAL per relation is the fourth table, the fork number 12 bytes into
+# its entry
+sql "$primary" "CREATE TABLE fork_t AS SELECT 1 AS x" >/dev/null
+caught_up "$primary"
+stop "$primary"
+forge 'die "no entry of relation_wal_stats\n" unless $n[3];
+	substr($d, $hs + $n[0] * $size[0] + $n[1] * $size[1] + $n[2] * $size[2] + 12, 4) = pack "l<", 99;'
 restart_with
 ignored "a file with a valid checksum and a fork number out of range is ignored" \
 	"an entry of the file's relation_wal_stats is invalid"
+# a serialization failure's time out of range: the first failure slot's
+# last failure (24 bytes into it) set past the last valid timestamp
+s5_failures "$primary"
+stop "$primary"
+forge 'die "no serialization failure slot\n" unless $nf;
+	my $off = $hs; $off += $n[$_] * $size[$_] for 0 .. 5;
+	substr($d, $off + 24, 8) = pack "q<", 9223372036854775807;'
+restart_with
+ignored "a file with a valid checksum and a serialization failure's time out of range is ignored" \
+	"a serialization failure slot of the file is invalid"
 # the server runs meanwhile without the library: relations dropped then
 # would come back under their old counts
 stop "$primary"
@@ -397,10 +495,13 @@ check "save_statistics = off: the statistics start afresh, and say why" "$primar
 	"SELECT NOT stats_restored AND stats_start_reason = 'afresh: ordered_uuid.save_statistics is off' FROM collector_info()"
 set_conf ordered_uuid.save_statistics=DEFAULT
 # an immediate stop is a crash to the statistics, as to core's
+s5_failures "$primary"
+check "before an immediate stop: S5's failures counted" "$primary" "$s5_counted"
 ou_as_server_user "$bindir/pg_ctl" -D "$primary/data" -m immediate -w -t "$wait_s" stop >/dev/null
 restart_with
 check "after an immediate stop: the statistics start afresh, and say why" "$primary" \
 	"SELECT NOT stats_restored AND stats_start_reason LIKE 'afresh: the server did not shut down cleanly%' FROM collector_info()"
+check "after an immediate stop: S5's failure counts and predicate lock samples start afresh too" "$primary" "$s5_none"
 
 # ---- retention: a checkpoint while the worker is stalled loses nothing -----
 # churn, a burst into a live index, a WAL switch and an immediate checkpoint
@@ -592,6 +693,8 @@ start "$primary"
 await "$primary" "SELECT state = 'running' FROM collector_info()"
 
 # ---- crash: kill -9 of a backend; the postmaster reinitialises memory -------
+s5_failures "$primary"
+check "before a crash: S5's failures counted" "$primary" "$s5_counted"
 old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
 psql -XAtq -h "$primary" -p "$port" -U postgres -d postgres -c "SELECT pg_sleep(600)" >/dev/null 2>&1 &
 sleeper=$!
@@ -616,6 +719,7 @@ report "after a crash: the server reinitialised (its log says so)" $rc
 check "after a crash: the statistics start afresh, and say why" "$primary" \
 	"SELECT NOT stats_restored AND stats_start_reason = 'afresh: the server reinitialised after a server process crashed'
 	   FROM collector_info()"
+check "after a crash: S5's failure counts and predicate lock samples start afresh too" "$primary" "$s5_none"
 sql "$primary" "CREATE TABLE c (id int PRIMARY KEY); INSERT INTO c SELECT generate_series(1, 20000)"
 caught_up "$primary"
 exact "after a crash: a new index's splits counted exactly" "$primary" c_pkey
@@ -671,6 +775,8 @@ start "$standby"
 await "$standby" "SELECT pg_is_in_recovery()"
 check "standby: a clean restart keeps what it had (restored: its 10 made-up entries)" "$standby" \
 	"$quiet SELECT c.stats_restored AND (SELECT count(*) FROM extend_lock_stats WHERE datid::bigint >= 4200000000) = 10
+		AND (SELECT count(*) FROM predicate_lock_stats WHERE datid::bigint >= 4200000000) = 10
+		AND (SELECT ssi_failures FROM serialization_failure_stats WHERE datid = 4200000000) = 1
 	   FROM collector_info() c"
 
 # ---- promotion: a new timeline; splits counted across the switch ------------
@@ -692,9 +798,12 @@ check "promotion: index_splits() across the timeline switch equals pgstatindex" 
 await "$standby" "SELECT state = 'running' FROM collector_info()"
 check "promotion: the collector runs on the new primary" "$standby" \
 	"SELECT state = 'running' AND worker_pid IS NOT NULL FROM collector_info()"
-check "promotion: the new primary starts its own statistics (the standby's dropped), and says why" "$standby" \
+check "promotion: the new primary starts its own statistics (the standby's dropped; S5's failure slots zeroed), and says why" "$standby" \
 	"SELECT NOT stats_restored AND stats_start_reason LIKE 'afresh: the server is on timeline 2, the saved statistics were of timeline 1%'
-		AND NOT EXISTS (SELECT FROM extend_lock_stats WHERE datid::bigint >= 4200000000) FROM collector_info()"
+		AND NOT EXISTS (SELECT FROM extend_lock_stats WHERE datid::bigint >= 4200000000)
+		AND NOT EXISTS (SELECT FROM predicate_lock_stats WHERE datid::bigint >= 4200000000)
+		AND NOT EXISTS (SELECT FROM serialization_failure_stats
+						 WHERE datid::bigint >= 4200000000 AND ssi_failures + other_failures > 0) FROM collector_info()"
 caught_up "$standby"
 sql "$standby" "CREATE TABLE f (id int PRIMARY KEY); INSERT INTO f SELECT generate_series(1, 20000)"
 caught_up "$standby"

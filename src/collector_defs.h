@@ -222,7 +222,8 @@ typedef struct OuShared
 /*
  * Scenario S5 (collector_ssi.c, collector_ssi_sample.c): serialization
  * failures per database and predicate locks per relation.  Their shared state is OuSsiShared, a
- * struct and a shared memory segment of its own, apart from OuShared.
+ * struct and a shared memory segment of its own, apart from OuShared; it is
+ * saved and restored with the other tables (collector_persist.h).
  */
 
 /* databases whose serialization failures have a slot of their own */
@@ -370,6 +371,8 @@ extern Size ou_ssi_shmem_size(int max_entries);
 extern void ou_ssi_shmem_init(int max_entries);
 extern void ou_ssi_install_hook(void);
 extern void ou_ssi_clear(void);
+extern void ou_ssi_add_failures(Oid dbid, uint64 ssi, uint64 other, TimestampTz last);
+extern void ou_pred_add_counts(OuPredEntry *into, const OuPredEntry *from, bool later);
 
 /* collector_ssi_sample.c: the worker's samples of the predicate locks */
 extern bool ou_pred_work(TimestampTz now, TimestampTz *next_due);

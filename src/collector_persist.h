@@ -13,14 +13,20 @@
  *							system identifier, pg_control's checkpoint and
  *							timeline when saved, the time saved, the
  *							detailed profile's dimensions, the number of
- *							entries of each table, and OuSavedState
+ *							entries of each table and of failure slots,
+ *							and OuSavedState
  *	 entries				each table's entries in the order of
  *							OuSavedTable, entries[t] of entry_size[t] bytes
  *							each (the shared tables' own structs)
+ *	 failures				failure_slots OuSavedFailures of
+ *							failure_size bytes each: the serialization
+ *							failure counts of the databases that have any
+ *							(collector_ssi.c's fixed slots)
  *	 pg_crc32c				CRC-32C of all the bytes before it
  *
- * Bounded: at most ordered_uuid.max_entries entries a table, the tables'
- * own shared memory (less their hash overhead) plus a header.
+ * Bounded: at most ordered_uuid.max_entries entries a table and
+ * OU_SSI_DATABASES failure slots, the tables' own shared memory (less their
+ * hash overhead) plus a header.
  *
  * IDENTIFICATION
  *	  src/collector_persist.h
@@ -40,7 +46,7 @@
 #define OU_STATS_TMPFILE	OU_STATS_FILE ".tmp"
 
 #define OU_STATS_MAGIC		0x4F555354	/* "OUST" */
-#define OU_STATS_FORMAT		1			/* raise with any change of the layout */
+#define OU_STATS_FORMAT		2			/* raise with any change of the layout */
 
 /* the largest ordered_uuid.max_entries: no saved table holds more */
 #define OU_STATS_MAX_ENTRIES	1000000
@@ -53,6 +59,7 @@ typedef enum OuSavedTable
 	OU_SAVED_SPLIT,				/* index_split_stats */
 	OU_SAVED_WALREL,			/* relation_wal_stats */
 	OU_SAVED_DETAIL,			/* wait_profile_detail (none while it is off) */
+	OU_SAVED_PRED,				/* predicate_lock_stats */
 	OU_SAVED_NTABLES
 } OuSavedTable;
 
@@ -77,7 +84,18 @@ typedef struct OuSavedState
 	uint64		wal_skipped_bytes;
 	TimestampTz wal_caught_up;
 	OuWalRelTotals walrel;
+	OuPredTotals pred_totals;	/* OuSsiShared's */
+	OuTableCounters pred;
 } OuSavedState;
+
+/* one database's serialization failures (a slot of OuSsiShared, read out) */
+typedef struct OuSavedFailures
+{
+	Oid			dbid;			/* InvalidOid: the databases without a slot */
+	uint64		ssi;
+	uint64		other;
+	TimestampTz last;			/* 0: none */
+} OuSavedFailures;
 
 typedef struct OuStatsFileHeader
 {
@@ -92,6 +110,8 @@ typedef struct OuStatsFileHeader
 	TimestampTz saved_at;
 	uint32		entry_size[OU_SAVED_NTABLES];
 	uint64		entries[OU_SAVED_NTABLES];
+	uint32		failure_size;	/* sizeof(OuSavedFailures) */
+	uint32		failure_slots;	/* OuSavedFailures after the entries */
 	OuSavedState state;
 } OuStatsFileHeader;
 
@@ -99,6 +119,7 @@ typedef struct OuStatsFileHeader
 extern bool ou_read_control(ControlFileData *cf, const char **why);
 extern HTAB *ou_saved_table(OuSavedTable t, Size *entry_size);
 extern uint32 ou_detail_dims(void);
+extern int	ou_saved_failures(OuSavedFailures *out);
 extern void ou_stats_save(int code, Datum arg);
 
 #endif							/* ORDERED_UUID_COLLECTOR_PERSIST_H */

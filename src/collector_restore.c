@@ -29,8 +29,10 @@
  *	 or a time out of range rejects the whole file.
  *
  * What carries over is what the tables count: the wait profile, the
- * extension lock statistics, the split counts, the WAL per relation and
- * their counters (collector_persist.h).  The detailed profile too, unless
+ * extension lock statistics, the split counts, the WAL per relation, the
+ * predicate lock samples and their counters, and the serialization failure
+ * counts per database (collector_persist.h); a database's failures go back
+ * into the slot it finds now, whichever that is.  The detailed profile too, unless
  * its dimensions changed or it is kept per process (ordered_uuid.profile_pids:
  * process ids do not outlive a restart).  The history ring does not: it holds
  * the last samples of processes that are gone.  A wait event whose id core
@@ -263,6 +265,30 @@ ou_merge_detail(void *into, const void *from)
 	a->last_used = Max(a->last_used, b->last_used);
 }
 
+static bool
+ou_prepare_pred(void *entry)
+{
+	OuPredEntry *e = entry;
+	OuPredKey	k;
+
+	memset(&k, 0, sizeof(k));
+	k.dbid = e->key.dbid;
+	k.relid = e->key.relid;
+	e->key = k;
+	return e->samples > 0 && e->max_sessions >= 0 && e->shared_page_locks <= e->page_locks &&
+		ou_ts_ok(e->last_seen);
+}
+
+static void
+ou_merge_pred(void *into, const void *from)
+{
+	OuPredEntry *a = into;
+	const OuPredEntry *b = from;
+
+	ou_pred_add_counts(a, b, b->last_seen > a->last_seen);
+	a->last_used = Max(a->last_used, b->last_used);
+}
+
 static const OuRestoreTable ou_restore_tables[OU_SAVED_NTABLES] = {
 	[OU_SAVED_PROFILE] = {"wait_profile", offsetof(OuProfileEntry, last_used),
 	ou_prepare_profile, ou_merge_profile},
@@ -274,6 +300,8 @@ static const OuRestoreTable ou_restore_tables[OU_SAVED_NTABLES] = {
 	ou_prepare_walrel, ou_merge_walrel, ou_walrel_evicting},
 	[OU_SAVED_DETAIL] = {"wait_profile_detail", offsetof(OuDetailEntry, last_used),
 	ou_prepare_detail, ou_merge_detail},
+	[OU_SAVED_PRED] = {"predicate_lock_stats", offsetof(OuPredEntry, last_used),
+	ou_prepare_pred, ou_merge_pred},
 };
 
 /* the counters of the table saved as t (evicted entries go there) */
@@ -290,6 +318,8 @@ ou_restore_counters(OuSavedTable t)
 			return &ou_shared->split;
 		case OU_SAVED_WALREL:
 			return &ou_walrel_totals->table;
+		case OU_SAVED_PRED:
+			return &ou_ssi->table;
 		default:
 			return &ou_shared->detail;
 	}
@@ -363,6 +393,12 @@ ou_check_header(const OuStatsFileHeader *h, const ControlFileData *cf, off_t fil
 						  ou_restore_tables[t].name, OU_STATS_MAX_ENTRIES);
 		expected += h->entries[t] * size;
 	}
+	if (h->failure_size != sizeof(OuSavedFailures))
+		return ou_why(ERRCODE_DATA_CORRUPTED, "the file's entries are not of this library's layout");
+	if (h->failure_slots > OU_SSI_DATABASES + 1)
+		return ou_why(ERRCODE_DATA_CORRUPTED, "the file has more than %d serialization failure slots",
+					  OU_SSI_DATABASES + 1);
+	expected += (uint64) h->failure_slots * sizeof(OuSavedFailures);
 	if ((uint64) file_size != expected)
 		return ou_why(ERRCODE_DATA_CORRUPTED,
 					  "the file is truncated or too long (%lld bytes, its header says " UINT64_FORMAT ")",
@@ -377,7 +413,9 @@ ou_check_state(const OuStatsFileHeader *h)
 	const OuSavedState *st = &h->state;
 
 	if (!IS_VALID_TIMESTAMP(st->stats_reset) || !ou_ts_ok(st->wal_caught_up) ||
-		!IS_VALID_TIMESTAMP(h->saved_at) ||
+		!IS_VALID_TIMESTAMP(h->saved_at) || !ou_ts_ok(st->pred_totals.last_sample) ||
+		st->pred_totals.sample_us < 0 || st->pred_totals.max_sample_us < 0 ||
+		st->pred_totals.max_sample_us > st->pred_totals.sample_us ||
 		(st->wal_start != InvalidXLogRecPtr && st->wal_reached != InvalidXLogRecPtr &&
 		 st->wal_start > st->wal_reached) ||
 		st->wal_reached > h->checkpoint)
@@ -530,6 +568,38 @@ ou_restore_state(const OuStatsFileHeader *h)
 	ou_shared->wal_skipped_bytes = st->wal_skipped_bytes;
 	ou_shared->wal_caught_up = st->wal_caught_up;
 	*ou_walrel_totals = st->walrel;
+	ou_ssi->totals = st->pred_totals;
+	ou_ssi->table = st->pred;
+}
+
+/*
+ * ou_restore_failures
+ *		Read the n serialization failure slots saved after the tables (the
+ *		file is at the first), check them all, then put each database's
+ *		counts back (collector_ssi.c); NULL, or why the file is not used
+ *		(nothing put back then).
+ */
+static const char *
+ou_restore_failures(FILE *f, uint32 n)
+{
+	OuSavedFailures *saved;
+	const char *why = NULL;
+	uint32		i;
+
+	if (n == 0)
+		return NULL;
+	saved = palloc_extended(sizeof(OuSavedFailures) * n, MCXT_ALLOC_NO_OOM);
+	if (saved == NULL)
+		return ou_why(ERRCODE_OUT_OF_MEMORY, "out of memory for the file's serialization failures");
+	if (fread(saved, sizeof(OuSavedFailures), n, f) != n)
+		why = ou_why(ERRCODE_IO_ERROR, "the file could not be read whole");
+	for (i = 0; why == NULL && i < n; i++)
+		if (!ou_ts_ok(saved[i].last) || saved[i].ssi > PG_INT64_MAX || saved[i].other > PG_INT64_MAX)
+			why = ou_why(ERRCODE_DATA_CORRUPTED, "a serialization failure slot of the file is invalid");
+	for (i = 0; why == NULL && i < n; i++)
+		ou_ssi_add_failures(saved[i].dbid, saved[i].ssi, saved[i].other, saved[i].last);
+	pfree(saved);
+	return why;
 }
 
 /*
@@ -584,6 +654,8 @@ ou_restore_tables_from(FILE *f, const OuStatsFileHeader *h, const char **detail_
 			return why;
 		evicted += ou_restore_counters((OuSavedTable) t)->evicted - before;
 	}
+	if ((why = ou_restore_failures(f, h->failure_slots)) != NULL)
+		return why;
 	if (evicted > 0)
 		ereport(LOG,
 				(errcode(ERRCODE_SUCCESSFUL_COMPLETION),

@@ -108,6 +108,9 @@ ou_saved_table(OuSavedTable t, Size *entry_size)
 		case OU_SAVED_DETAIL:
 			*entry_size = sizeof(OuDetailEntry);
 			return ou_detail_htab;
+		case OU_SAVED_PRED:
+			*entry_size = sizeof(OuPredEntry);
+			return ou_pred_htab;
 		case OU_SAVED_NTABLES:
 			break;
 	}
@@ -123,9 +126,42 @@ ou_detail_dims(void)
 		(ou_profile_pids ? OU_SAVED_DIM_PIDS : 0);
 }
 
-/* the header of the file: what it is, whose, and how many entries follow */
+/*
+ * ou_saved_failures
+ *		The serialization failure counts to save into out (room for
+ *		OU_SSI_DATABASES + 1): every slot that counted a failure, and the
+ *		overflow slot's as dbid InvalidOid if it did; returns how many.  A
+ *		slot whose counts a reset zeroed is left out (its database takes a
+ *		slot again at its next failure).
+ */
+int
+ou_saved_failures(OuSavedFailures *out)
+{
+	int			n = 0;
+
+	for (int i = 0; i <= OU_SSI_DATABASES; i++)
+	{
+		OuSsiDb    *slot = i < OU_SSI_DATABASES ? &ou_ssi->dbs[i] : &ou_ssi->overflow;
+		OuSavedFailures *f = &out[n];
+
+		memset(f, 0, sizeof(*f));
+		f->dbid = i < OU_SSI_DATABASES ? pg_atomic_read_u32(&slot->dbid) : InvalidOid;
+		f->ssi = pg_atomic_read_u64(&slot->ssi);
+		f->other = pg_atomic_read_u64(&slot->other);
+		f->last = (TimestampTz) pg_atomic_read_u64(&slot->last);
+		if ((i == OU_SSI_DATABASES || OidIsValid(f->dbid)) && f->ssi + f->other > 0)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * ou_save_header
+ *		The header of the file: what it is, whose, and how many entries and
+ *		failure slots (nfailures) follow.
+ */
 static void
-ou_save_header(OuStatsFileHeader *h, const ControlFileData *cf)
+ou_save_header(OuStatsFileHeader *h, const ControlFileData *cf, int nfailures)
 {
 	const OuShared *s = ou_shared;
 	OuSavedState *st = &h->state;
@@ -150,6 +186,8 @@ ou_save_header(OuStatsFileHeader *h, const ControlFileData *cf)
 		h->entry_size[t] = (uint32) size;
 		h->entries[t] = htab == NULL ? 0 : (uint64) hash_get_num_entries(htab);
 	}
+	h->failure_size = sizeof(OuSavedFailures);
+	h->failure_slots = (uint32) nfailures;
 	st->stats_reset = s->stats_reset;
 	st->ticks = s->ticks;
 	st->use_clock = s->use_clock;
@@ -164,6 +202,8 @@ ou_save_header(OuStatsFileHeader *h, const ControlFileData *cf)
 	st->wal_skipped_bytes = s->wal_skipped_bytes;
 	st->wal_caught_up = s->wal_caught_up;
 	st->walrel = *ou_walrel_totals;
+	st->pred_totals = ou_ssi->totals;
+	st->pred = ou_ssi->table;
 }
 
 /* write len bytes and add them to the CRC; false on a write error */
@@ -220,6 +260,8 @@ ou_stats_save(int code, Datum arg)
 {
 	ControlFileData cf;
 	OuStatsFileHeader h;
+	OuSavedFailures failures[OU_SSI_DATABASES + 1];
+	int			nfailures;
 	const char *why;
 	pg_crc32c	crc;
 	FILE	   *f;
@@ -240,7 +282,8 @@ ou_stats_save(int code, Datum arg)
 	if (cf.state != DB_SHUTDOWNED && cf.state != DB_SHUTDOWNED_IN_RECOVERY)
 		return;					/* not a clean shutdown: nothing to keep */
 
-	ou_save_header(&h, &cf);
+	nfailures = ou_saved_failures(failures);
+	ou_save_header(&h, &cf, nfailures);
 	f = AllocateFile(OU_STATS_TMPFILE, PG_BINARY_W);
 	if (f == NULL)
 	{
@@ -255,6 +298,8 @@ ou_stats_save(int code, Datum arg)
 		ok = ou_save_table(f, &crc, (OuSavedTable) t, h.entries[t]);
 		entries += h.entries[t];
 	}
+	ok = ok && (nfailures == 0 ||
+				ou_save_chunk(f, &crc, failures, sizeof(OuSavedFailures) * nfailures));
 	FIN_CRC32C(crc);
 	ok = ok && fwrite(&crc, sizeof(crc), 1, f) == 1 && fflush(f) == 0 && !ferror(f);
 	if (!ok)

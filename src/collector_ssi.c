@@ -66,8 +66,13 @@
  * them in shared mode (collector_ssi_views.c).
  *
  * This shared state is a struct of its own (OuSsiShared, its own shared
- * memory segment), apart from OuShared, so that it can be saved and
- * restored on its own.
+ * memory segment), apart from OuShared.  A clean shutdown saves it with the
+ * collector's other tables, and the next start restores it
+ * (collector_save.c, collector_restore.c): the predicate lock table as a
+ * table of its own, and the failure counts of every slot that has any,
+ * each put back into the slot its database finds then (ou_ssi_add_failures).
+ * A slot whose counts a reset zeroed is not saved, so a restart after a
+ * reset gives back the slots of databases that failed no more since.
  *
  * IDENTIFICATION
  *	  src/collector_ssi.c
@@ -225,6 +230,49 @@ ou_ssi_install_hook(void)
 {
 	ou_prev_emit_log_hook = emit_log_hook;
 	emit_log_hook = ou_ssi_emit_log;
+}
+
+/*
+ * ou_pred_add_counts
+ *		Add the predicate lock counts of entry from to into: summed, the
+ *		most sessions on one page the larger; the hot page (when from has
+ *		one) and the time last seen are from's when it is the later
+ *		(a new sample, collector_ssi_sample.c; a saved entry of a key seen
+ *		twice, collector_restore.c).
+ */
+void
+ou_pred_add_counts(OuPredEntry *into, const OuPredEntry *from, bool later)
+{
+	into->samples += from->samples;
+	into->page_locks += from->page_locks;
+	into->shared_page_locks += from->shared_page_locks;
+	into->relation_locks += from->relation_locks;
+	into->tuple_locks += from->tuple_locks;
+	if (from->max_sessions > into->max_sessions)
+		into->max_sessions = from->max_sessions;
+	if (later)
+	{
+		if (from->hot_page != InvalidBlockNumber)
+			into->hot_page = from->hot_page;
+		into->last_seen = from->last_seen;
+	}
+}
+
+/*
+ * ou_ssi_add_failures
+ *		Add failure counts to database dbid's slot (InvalidOid: the overflow
+ *		slot), its last failure the later of the two: a restore of the
+ *		counts saved at the last clean shutdown (collector_restore.c).
+ */
+void
+ou_ssi_add_failures(Oid dbid, uint64 ssi, uint64 other, TimestampTz last)
+{
+	OuSsiDb    *slot = OidIsValid(dbid) ? ou_ssi_slot(dbid) : &ou_ssi->overflow;
+
+	pg_atomic_fetch_add_u64(&slot->ssi, ssi);
+	pg_atomic_fetch_add_u64(&slot->other, other);
+	if ((uint64) last > pg_atomic_read_u64(&slot->last))
+		pg_atomic_write_u64(&slot->last, (uint64) last);
 }
 
 /*

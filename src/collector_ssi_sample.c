@@ -228,16 +228,7 @@ ou_pred_add(const OuPredEntry *s)
 		e->last_used = used;
 		return;
 	}
-	e->samples += s->samples;
-	e->page_locks += s->page_locks;
-	e->shared_page_locks += s->shared_page_locks;
-	e->relation_locks += s->relation_locks;
-	e->tuple_locks += s->tuple_locks;
-	if (s->max_sessions > e->max_sessions)
-		e->max_sessions = s->max_sessions;
-	if (s->hot_page != InvalidBlockNumber)
-		e->hot_page = s->hot_page;
-	e->last_seen = s->last_seen;
+	ou_pred_add_counts(e, s, true);
 }
 
 /*

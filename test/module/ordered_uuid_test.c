@@ -21,10 +21,11 @@
  * register theirs: a test decides when registration happens.
  * ou_test_hold_collector_lock holds the collector's LWLock in shared mode, as
  * a reader of its views stuck inside its copy would: the worker must go on.
- * ou_test_collector_fill fills the collector's tables with made-up entries
- * of databases that do not exist, which no sample or WAL record touches
- * again: their counts must come back unchanged from a clean restart, at any
- * size up to the largest max_entries.
+ * ou_test_collector_fill fills the collector's tables (and some of its
+ * serialization failure slots) with made-up entries of databases that do
+ * not exist, which no sample, WAL record or error touches again: their
+ * counts must come back unchanged from a clean restart, at any size up to
+ * the largest max_entries.
  * ou_test_slow_wal_flush holds WALWriteLock most of the time, so that commits
  * wait for their WAL's flush as on a slow disk, although pg_regress's
  * temporary instances run with fsync off (write_path_report's S3).
@@ -479,6 +480,8 @@ typedef struct OuTestCollector
 	HTAB	   *split;
 	HTAB	   *walrel;
 	HTAB	   *detail;			/* NULL while the detailed profile is off */
+	HTAB	   *pred;
+	OuSsiShared *ssi;
 } OuTestCollector;
 
 /* attach to one of the collector's shared tables, by its name */
@@ -522,6 +525,9 @@ ou_test_collector_attach(OuTestCollector *c)
 	c->detail = !detail ? NULL :
 		ou_test_collector_table("ordered_uuid detailed wait profile", sizeof(OuDetailKey),
 								sizeof(OuDetailEntry), c->max_entries);
+	c->pred = ou_test_collector_table("ordered_uuid predicate lock stats", sizeof(OuPredKey),
+									  sizeof(OuPredEntry), c->max_entries);
+	c->ssi = ShmemInitStruct("ordered_uuid serialization", sizeof(OuSsiShared), &found);
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -558,6 +564,30 @@ ou_test_fill_copy(OuTestCollector *c, HTAB *htab, void *ent, Size keysize, Size 
 	return 1;
 }
 
+/*
+ * A made-up database's serialization failures: ssi, other, last into the
+ * first free slot from the one its OID hashes to (collector_ssi.c's probe);
+ * 1, or 0 when every slot is taken.
+ */
+static int
+ou_test_fill_failures(OuTestCollector *c, Oid db, uint64 ssi, uint64 other, TimestampTz last)
+{
+	for (int k = 0; k < OU_SSI_DATABASES; k++)
+	{
+		OuSsiDb    *slot = &c->ssi->dbs[(db % OU_SSI_DATABASES + k) % OU_SSI_DATABASES];
+		uint32		expected = InvalidOid;
+
+		if (pg_atomic_compare_exchange_u32(&slot->dbid, &expected, db))
+		{
+			pg_atomic_write_u64(&slot->ssi, ssi);
+			pg_atomic_write_u64(&slot->other, other);
+			pg_atomic_write_u64(&slot->last, (uint64) last);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* made-up entry i of the tables that are not yet full; returns how many */
 static int
 ou_test_fill_one(OuTestCollector *c, int i)
@@ -568,8 +598,10 @@ ou_test_fill_one(OuTestCollector *c, int i)
 	OuSplitEntry se;
 	OuWalRelEntry we;
 	OuDetailEntry de;
+	OuPredEntry le;
 
 	memset(&pe, 0, sizeof(pe));
+	memset(&le, 0, sizeof(le));
 	memset(&ee, 0, sizeof(ee));
 	memset(&se, 0, sizeof(se));
 	memset(&we, 0, sizeof(we));
@@ -597,7 +629,19 @@ ou_test_fill_one(OuTestCollector *c, int i)
 	we.key.forknum = MAIN_FORKNUM;
 	we.records = i + 1;
 	we.wal_bytes = (uint64) (i + 1) * 100;
-	return ou_test_fill_copy(c, c->profile, &pe, sizeof(pe.key), sizeof(pe),
+	le.key.dbid = db;
+	le.key.relid = (Oid) i + 1;
+	le.samples = i + 1;
+	le.page_locks = (uint64) (i + 1) * 3;
+	le.shared_page_locks = (uint64) (i + 1) * 2;
+	le.max_sessions = 2 + i % 7;
+	le.hot_page = i % 5 == 0 ? InvalidBlockNumber : (uint32) i;
+	le.tuple_locks = i;
+	le.last_seen = c->shared->stats_reset;
+	return (i % 20 == 0 ? ou_test_fill_failures(c, db, i + 1, i % 3, c->shared->stats_reset) : 0) +
+		ou_test_fill_copy(c, c->pred, &le, sizeof(le.key), sizeof(le),
+						  offsetof(OuPredEntry, last_used)) +
+		ou_test_fill_copy(c, c->profile, &pe, sizeof(pe.key), sizeof(pe),
 							 offsetof(OuProfileEntry, last_used)) +
 		ou_test_fill_copy(c, c->extend, &ee, sizeof(ee.key), sizeof(ee),
 						  offsetof(OuExtendEntry, last_used)) +
@@ -617,7 +661,9 @@ ou_test_fill_one(OuTestCollector *c, int i)
  * entry i is of database OU_TEST_FILL_DB + i, counts i + 1 (a wait_profile
  * entry in ten on the collector's own LWLock tranche, whose id core gives
  * out at start, the others CPU), entered in
- * order of i (the highest i are the most recently used).  Sets stats_reset
+ * order of i (the highest i are the most recently used); and for every
+ * twentieth i, serialization failures of that database in a slot of its
+ * own (i + 1 of SSI, i % 3 others), as long as slots are free.  Sets stats_reset
  * when it is not NULL.  Returns the entries entered.  The relation_wal_stats
  * rows then no longer add up to relation_wal_info().  Needs the library
  * preloaded.
