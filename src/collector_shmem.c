@@ -61,7 +61,7 @@
  * collector_ssi.c, whose serialization failure slots are a fixed array
  * beside it), and two parts that only their
  * settings create (all PGC_POSTMASTER, since they size this memory): the
- * detailed wait profile, a fifth table (profile_queries or profile_pids
+ * detailed wait profile, a sixth table (profile_queries or profile_pids
  * on), and the ring of history_size samples.  A new key finds room by
  * evicting the least recently used entries of a full table
  * (collector_evict.c).  A clean shutdown saves the tables to disk, and the
