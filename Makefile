@@ -12,6 +12,9 @@
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle of the committed tree
 #                                 (a git checkout; DIST_REF=commit, DIST_ZIP=file)
+#   make sql-edition              the SQL edition for servers that load no C
+#                                 extension: a plain SQL file and a pg_tle
+#                                 package (python3 only; prints their paths)
 
 EXTENSION = ordered_uuid
 # Two versions, each in one place.  The extension's (SQL) version lives in
@@ -83,7 +86,8 @@ PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn co
 PRELOAD_ISOLATION = collector_episodes collector_detail_waits collector_readers diag_report_s2
 CHECK_DIR ?= tmp_check
 
-EXTRA_CLEAN = results regression.diffs regression.out tmp_check .build-for-pg
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check .build-for-pg \
+	ordered_uuid_sql.sql ordered_uuid_sql.pgtle.sql ordered_uuid_sql--*.sql
 
 PG_CONFIG ?= pg_config
 
@@ -91,7 +95,7 @@ PG_CONFIG ?= pg_config
 # fetch PostgreSQL): PGXS is read only when some other goal, or none, is asked
 # for, so `make test` works without a pg_config and `make test installcheck`
 # works with one.
-NO_PGXS_GOALS = test demo meta check-meta
+NO_PGXS_GOALS = test demo meta check-meta sql-edition check-sql-edition
 ifeq ($(and $(MAKECMDGOALS),$(if $(filter-out $(NO_PGXS_GOALS),$(MAKECMDGOALS)),,only)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
@@ -201,10 +205,18 @@ endif
 
 test:
 	./scripts/test.sh
+# The SQL edition (sql-edition/, doc/sql-edition.md): generated from
+# extension/*.sql and sql-edition/*.sql by scripts/sql_edition.py, which
+# also checks that every object of the C edition is accounted for and that a
+# released version's frozen script (sql-edition/upgrade/) still assembles.
+sql-edition:
+	@python3 scripts/sql_edition.py
+check-sql-edition:
+	@python3 scripts/sql_edition.py --check
 demo:
 	./scripts/demo.sh
 meta:
 	python3 scripts/meta.py --write $(RELEASE) $(EXTVERSION)
 check-meta:
 	python3 scripts/meta.py --check $(RELEASE) $(EXTVERSION)
-.PHONY: test demo meta check-meta
+.PHONY: test demo meta check-meta sql-edition check-sql-edition
