@@ -163,6 +163,32 @@ installcheck-preload:
 			--outputdir='$(CHECK_DIR)/'$$t-out $$t || status=1; \
 	done; exit $$status
 
+# The SQL edition's suites (sql/sql_edition*.sql; scripts/test-sql-edition.sh
+# runs them on a server of its own), against a running server with the C
+# edition's library, pgstattuple and dblink installed: both editions side by
+# side, the SQL edition installed by a role that is not a superuser.  First
+# the files they install: this version's (make sql-edition), and a synthetic
+# earlier version (SQL_EDITION_PREV, this one without uuid_time_decoder) with
+# this version's files that update it (tmp_check/sql-edition/).
+# SQL_EDITION_PGTLE=1 adds sql_edition_pgtle, for a server with pg_tle
+# preloaded and installed.
+SQL_EDITION_VERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" sql-edition/ordered_uuid_sql.control)
+SQL_EDITION_PREV = 1.5.99
+SQL_EDITION_REGRESS = sql_edition sql_edition_striped sql_edition_ranges sql_edition_upgrade
+ifneq ($(SQL_EDITION_PGTLE),)
+SQL_EDITION_REGRESS += sql_edition_pgtle
+endif
+installcheck-sql-edition: sql-edition-test-files
+	$(pg_regress_installcheck) --outputdir='$(CHECK_DIR)/sql-edition-out' $(SQL_EDITION_REGRESS)
+sql-edition-test-files:
+	@python3 scripts/sql_edition.py >/dev/null
+	@rm -rf tmp_check/sql-edition && mkdir -p tmp_check/sql-edition/upgrade
+	@python3 scripts/sql_edition.py --version $(SQL_EDITION_PREV) --without 'uuid_time_decoder(text)' \
+		--frozen-dir tmp_check/sql-edition/none --out tmp_check/sql-edition/prev >/dev/null
+	@python3 scripts/sql_edition.py --only 'uuid_time_decoder(text)' \
+		>tmp_check/sql-edition/upgrade/ordered_uuid_sql--$(SQL_EDITION_PREV)--$(SQL_EDITION_VERSION).sql
+	@python3 scripts/sql_edition.py --frozen-dir tmp_check/sql-edition/upgrade --out tmp_check/sql-edition/next >/dev/null
+
 # The test module (test/module): C functions that only the tests use.
 install-test-module:
 	$(MAKE) -C test/module install PG_CONFIG='$(PG_CONFIG)'
@@ -200,7 +226,7 @@ dist:
 	@echo "$(DIST_ZIP)"
 
 .PHONY: installcheck-preload install-test-module uninstall-test-module clean-test-module \
-	check-test-module dist check-pg-stamp uninstall-docs
+	check-test-module dist check-pg-stamp uninstall-docs installcheck-sql-edition sql-edition-test-files
 endif
 
 test:

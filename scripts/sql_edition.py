@@ -725,7 +725,7 @@ def plain_file(version, script, steps):
         "\t\t\t\t  HINT = 'Create a schema of its own (CREATE SCHEMA ordered_uuid) and SET search_path = ordered_uuid first.';",
         '\tEND IF;',
         "\tIF target ~ '[\"$''\\\\]' THEN",
-        "\t\tRAISE EXCEPTION 'invalid character in schema %%: must not contain any of %s', target" % '"$\'\'\\\\',
+        "\t\tRAISE EXCEPTION 'invalid character in schema %%: must not contain any of %s', target" % '"$\'\'\\',
         "\t\t\tUSING ERRCODE = '22P02', DETAIL = 'The schema''s name is written into the functions (as CREATE EXTENSION does).';",
         '\tEND IF;',
         '\tfound_version := pg_catalog.to_regprocedure(pg_catalog.quote_ident(target) || \'.%s_version()\');' % NAME,

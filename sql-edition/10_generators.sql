@@ -32,6 +32,19 @@ BEGIN
 END
 $fn$;
 
+-- _ou_unix_us: the Unix time of the finite ts in microseconds, exactly (as
+-- numeric; counted from 2000, PostgreSQL's epoch, where no timestamp's
+-- distance overflows, which extract(epoch ...) does near the end of the
+-- range).
+CREATE FUNCTION @extschema@._ou_unix_us(ts timestamptz)
+RETURNS numeric
+IMMUTABLE PARALLEL SAFE
+LANGUAGE sql
+AS $$
+SELECT (EXTRACT(epoch FROM ts OPERATOR(pg_catalog.-) TIMESTAMPTZ '2000-01-01 00:00:00+00') OPERATOR(pg_catalog.*) 1000000)
+	   OPERATOR(pg_catalog.+) 946684800000000
+$$;
+
 -- _ou_v7_us: the Unix time of ts in microseconds (exact: numeric), when ts
 -- lies in a millisecond that a version 7 UUID holds; 22008 otherwise, the
 -- infinities included.
@@ -47,7 +60,7 @@ BEGIN
 			USING ERRCODE = '22008',
 				  DETAIL = 'UUID version 7 holds the milliseconds from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
 	END IF;
-	RETURN extract(epoch FROM ts) * 1000000;
+	RETURN @extschema@._ou_unix_us(ts);
 END
 $fn$;
 
@@ -356,7 +369,8 @@ BEGIN
 			USING ERRCODE = '22008',
 				  DETAIL = 'The block ids of uuid_time_nextval count the seconds since 1970-01-01 00:00:00 UTC.';
 	END IF;
-	block := @extschema@._ou_block_of(floor(extract(epoch FROM ts))::bigint, interval_length, interval_count);
+	block := @extschema@._ou_block_of(floor(@extschema@._ou_unix_us(ts) / 1000000)::bigint,
+									  interval_length, interval_count);
 	IF block > 2147483647 THEN
 		RAISE EXCEPTION 'block id % is out of range for type integer', block USING ERRCODE = '22003';
 	END IF;
@@ -399,7 +413,7 @@ BEGIN
 	IF reference < timestamptz '1970-01-01 00:00:00+00' THEN
 		RETURN NULL;
 	END IF;
-	cur := floor(extract(epoch FROM reference))::bigint / block_len;
+	cur := floor(@extschema@._ou_unix_us(reference) / 1000000)::bigint / block_len;
 	IF cur < block THEN
 		RETURN NULL;
 	END IF;

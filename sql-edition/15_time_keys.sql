@@ -43,7 +43,7 @@ BEGIN
 			first := NULL;
 			RETURN;
 		END IF;
-		us := extract(epoch FROM lower(times)) * 1000000;
+		us := @extschema@._ou_unix_us(lower(times));
 		first := greatest(0, CASE WHEN lower_inc(times) THEN ceil(us / 1000) ELSE floor(us / 1000) + 1 END);
 	END IF;
 	last := 281474976710655;
@@ -53,7 +53,7 @@ BEGIN
 			last := NULL;
 			RETURN;
 		END IF;
-		us := extract(epoch FROM upper(times)) * 1000000;
+		us := @extschema@._ou_unix_us(upper(times));
 		last := least(281474976710655, CASE WHEN upper_inc(times) THEN floor(us / 1000) ELSE ceil(us / 1000) - 1 END);
 	END IF;
 	IF first > last THEN
@@ -123,7 +123,7 @@ SELECT $1 OPERATOR(pg_catalog.>=) @extschema@.uuid_time_range_lower($2)
 			  AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.&) 192)
 				  OPERATOR(pg_catalog.=) 128
 		THEN true END IS NOT NULL
-		OR $2 IS NULL)
+		OR $1 IS NULL OR $2 IS NULL)
 $$;
 
 -- ou:c-only uuid_time_in_sel(internal, oid, internal, integer)
