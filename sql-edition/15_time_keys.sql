@@ -112,18 +112,19 @@ $fn$;
 -- (folded when the statement is planned), calls of the bound functions on
 -- the range expression otherwise (a parameter, now() - ...), evaluated once
 -- per scan.  The third keeps the keys that carry a time (version 7 or 8 of
--- the RFC 9562 variant); it is written as IS NOT NULL, whose estimate
--- (0.995 without statistics) leaves the range's estimate as it is.
+-- the RFC 9562 variant), and a NULL key or range (which the first two make
+-- NULL); it is written as IS NOT NULL, whose estimate (0.995 without
+-- statistics) leaves the range's estimate as it is.
 LANGUAGE sql
 AS $$
 SELECT $1 OPERATOR(pg_catalog.>=) @extschema@.uuid_time_range_lower($2)
    AND $1 OPERATOR(pg_catalog.<) @extschema@.uuid_time_range_upper($2)
-   AND (CASE WHEN (pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4)
-				  OPERATOR(pg_catalog.=) ANY ('{7,8}'::pg_catalog.int4[])
-			  AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.&) 192)
-				  OPERATOR(pg_catalog.=) 128
-		THEN true END IS NOT NULL
-		OR $1 IS NULL OR $2 IS NULL)
+   AND (CASE WHEN ((pg_catalog.get_byte(pg_catalog.uuid_send($1), 6) OPERATOR(pg_catalog.>>) 4)
+				   OPERATOR(pg_catalog.=) ANY ('{7,8}'::pg_catalog.int4[])
+				   AND (pg_catalog.get_byte(pg_catalog.uuid_send($1), 8) OPERATOR(pg_catalog.&) 192)
+				   OPERATOR(pg_catalog.=) 128) IS FALSE
+		THEN NULL ELSE true END IS NOT NULL
+		OR $2 IS NULL)
 $$;
 
 -- ou:c-only uuid_time_in_sel(internal, oid, internal, integer)
