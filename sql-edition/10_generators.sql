@@ -536,27 +536,28 @@ DECLARE
 	n bigint;
 	o bigint;
 	t bigint;
-	pass int := 0;
-	us bigint;
-	slot bigint;
+	pass int;
 BEGIN
 	IF interval_length IS NULL OR interval_length < 1 OR interval_length > 86400 THEN
 		PERFORM @extschema@._ou_arg_error('interval_length', interval_length, 1, 86400);
 	END IF;
 	n := nextval('@extschema@.uuid_striped_seq');
 	o := (n - 137438953472) % 65536;
-	t := n;
 	IF (o / 32) % 2 = 1 AND o >= 800 AND (n - 800) % 23 <> 22
 	   AND pg_sequence_last_value('@extschema@.uuid_striped_seq') > n - o + 65535 THEN
 		t := n - 800;
 		pass := 1;
+	ELSE
+		t := n;
+		pass := 0;
 	END IF;
-	us := (date_part('epoch', clock_timestamp()) * 1000000)::bigint;
-	slot := 2 * (t & 137438953471) + pass;
-	RETURN (lpad(to_hex(us / (interval_length * 1000000::bigint) * interval_length * 1000), 12, '0')
+	-- block start (ms), version and stripe, variant and slot (2 * (t mod 2^37)
+	-- + pass, 38 bits), high stripe bits (t >> 37) and 18 random bits
+	RETURN (lpad(to_hex((date_part('epoch', clock_timestamp()) * 1000000)::bigint
+						/ (interval_length * 1000000::bigint) * interval_length * 1000), 12, '0')
 			|| to_hex(32768 | ((t >> 16) & 4095))
-			|| to_hex(2147483648 | (slot >> 8))
-			|| lpad(to_hex(((slot & 255) << 24) | ((t >> 37) << 18)
+			|| to_hex(2147483648 | ((2 * (t & 137438953471) + pass) >> 8))
+			|| lpad(to_hex((((2 * (t & 137438953471) + pass) & 255) << 24) | ((t >> 37) << 18)
 						   | (('x' || substr(gen_random_uuid()::text, 32, 5))::bit(20)::int & 262143)), 8, '0'))::uuid;
 END
 $fn$;
