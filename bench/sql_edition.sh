@@ -56,7 +56,8 @@ TXT=$OUT/$NAME.txt CSV=$OUT/$NAME.csv
 ou_bench_work ou_sqled_bench
 port=$((56000 + RANDOM % 900))
 export PGOPTIONS='-c client_min_messages=warning'
-(cd "$OU_ROOT" && python3 scripts/sql_edition.py >/dev/null)
+# the SQL edition as this checkout makes it, copied for the whole run
+python3 "$OU_ROOT/scripts/sql_edition.py" --out "$WORK/sql-edition" >/dev/null
 load() { echo "# load average (1, 5, 15 min) $1: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 {
 	echo "# bench/sql_edition.sh $MODE: $(for k in N ROUNDS ROWS CLIENTS REPEATS ROWS_PER_XACT S1_PREFILL S1_ROWS S1_REPEATS \
@@ -71,7 +72,7 @@ CREATE SCHEMA c_ed;
 CREATE EXTENSION ordered_uuid SCHEMA c_ed;
 CREATE SCHEMA sqled;
 SET search_path = sqled;
-\i $OU_ROOT/ordered_uuid_sql.sql
+\i $WORK/sql-edition/ordered_uuid_sql.sql
 RESET search_path;
 EOF
 	echo "# server: PostgreSQL $(psql -qAtX -c 'SHOW server_version'), shared_buffers $(psql -qAtX -c 'SHOW shared_buffers'), SQL edition $(psql -qAtX -c 'SELECT sqled.ordered_uuid_sql_version()')" | tee -a "$TXT" >>"$CSV"
