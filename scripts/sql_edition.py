@@ -316,7 +316,6 @@ class Piece:
         self.labels = labels        # body: labels that differ from the C edition's
         self.where = where
         self.statements = []        # the SQL after the directive
-        self.comments = []          # the comment lines after the directive
         self.used = False
 
 
@@ -408,10 +407,6 @@ def control(path):
     return values
 
 
-def c_version():
-    return control(os.path.join(ROOT, 'ordered_uuid.control'))['default_version']
-
-
 def body_statement(c_sql, piece, c_only):
     """The SQL edition's CREATE FUNCTION for a C function: the C edition's
     declaration with the piece's body clauses and, where the piece says so,
@@ -482,9 +477,73 @@ def concern_pairs():
     return [(os.path.join(c_dir, f), os.path.join(s_dir, f)) for f in c_files]
 
 
-def assemble(version, without=(), only=None):
+def index_pieces(pieces):
+    """(C-only objects, whether the whole file is, pieces by (kind, object))
+    of one sql-edition file."""
+    c_only = set()
+    whole = False
+    by_target = {}
+    for p in pieces:
+        if p.kind == 'c-only':
+            p.used = True
+            if p.target == '*':
+                whole = True
+            else:
+                c_only.add(p.target)
+        elif p.target is not None:
+            by_target.setdefault((p.kind, p.target), []).append(p)
+    return c_only, whole, by_target
+
+
+def made_objects(c_stmts, c_where):
+    """The objects a C file makes; an error for a statement of no known
+    kind, so that every statement is accounted for."""
+    made = []
+    for sql, _ in c_stmts:
+        if sql is None:
+            continue
+        kind, obj = statement_object(sql)
+        if kind is None:
+            raise Error('%s: cannot tell which object this statement is about: %s' % (c_where, sql.strip()[:80]))
+        if kind == 'create':
+            made.append(obj)
+    return made
+
+
+def object_statements(c_sql, obj, by_target, c_only, where):
+    """The SQL edition's statements for the C statement that makes obj, and
+    the kinds of attached statements (COMMENT, GRANT) it replaces."""
+    bodies = by_target.get(('body', obj), [])
+    others = by_target.get(('shared', obj), []) + by_target.get(('replace', obj), [])
+    if obj in c_only:
+        if bodies or others:
+            raise Error('%s: %s is left to the C edition and given a body too' % (where, obj))
+        return None, set()
+    if not bodies and not others:
+        raise Error('%s: %s is neither given a body (ou:body), shared (ou:shared), replaced (ou:replace) '
+                    'nor left to the C edition (ou:c-only)' % (where, obj))
+    if others and len(bodies) + len(others) > 1:
+        raise Error('%s: %s is named by more than one directive' % (where, obj))
+    for p in bodies + others:
+        p.used = True
+    if bodies:
+        if len(bodies) == 1 and not bodies[0].cond:
+            return [body_statement(c_sql, bodies[0], c_only)], set()
+        return [variants_statement(c_sql, bodies, c_only)], set()
+    if others[0].kind == 'shared':
+        return [c_sql.strip()], set()
+    kinds = set()
+    for stmt in others[0].statements:
+        kind, target = statement_object(stmt)
+        if kind == 'attach' and target == obj:
+            kinds.add(attach_kind(stmt))
+    return [stmt.strip() for stmt in others[0].statements], kinds
+
+
+def assemble(without=(), only=None):
     """The statements of the SQL edition's extension script, in order, as a
-    list of (concern header lines, [sql])."""
+    list of (concern header lines, [sql]); without: objects to leave out,
+    only: the objects to keep (the synthetic versions of the tests)."""
     concerns = []
     all_pieces = []
     for c_path, s_path in concern_pairs():
@@ -493,107 +552,48 @@ def assemble(version, without=(), only=None):
             c_stmts = split_statements(f.read(), c_where)
         header, pieces = read_pieces(s_path)
         all_pieces += pieces
-        c_only = set()
-        whole_c_only = any(p.kind == 'c-only' and p.target == '*' for p in pieces)
-        by_target = {}
+        c_only, whole, by_target = index_pieces(pieces)
+        made = made_objects(c_stmts, c_where)
         for p in pieces:
-            if p.kind == 'c-only':
-                p.used = True
-                if p.target != '*':
-                    c_only.add(p.target)
-            elif p.target is not None:
-                by_target.setdefault((p.kind if p.kind != 'add' else 'add', p.target), []).append(p)
-        # objects the C file makes, for the checks below
-        made = []
-        for sql, _ in c_stmts:
-            if sql is None:
-                continue
-            kind, obj = statement_object(sql)
-            if kind is None:
-                raise Error('%s: cannot tell which object this statement is about: %s' % (c_where, sql.strip()[:80]))
-            if kind == 'create':
-                made.append(obj)
-        for p in pieces:
-            if p.kind in ('body', 'shared', 'replace', 'c-only') and p.target not in (None, '*') \
-                    and p.target not in made:
+            if p.kind != 'add' and p.target not in (None, '*') and p.target not in made:
                 raise Error('%s: "ou:%s %s": %s makes no such object' % (p.where, p.kind, p.target, c_where))
-        if whole_c_only:
-            # every object of the C file stays there; pieces may still add
+        if whole:
             c_only.update(made)
-        # support functions of functions given bodies are C-only by necessity
         out = []
 
-        def emit(sql, obj):
-            if obj in without:
-                return
-            if only is not None and obj not in only:
-                return
-            out.append(sql)
+        def emit(stmts, obj):
+            if obj not in without and (only is None or obj in only):
+                out.extend(stmts)
 
         for p in pieces:
             if p.kind == 'add' and p.target is None:
                 p.used = True
-                for s in p.statements:
-                    kind, obj = statement_object(s)
-                    emit(s, obj)
+                for stmt in p.statements:
+                    emit([stmt], statement_object(stmt)[1])
         emitted = set()
-        replaced_attach = {}
+        replaced = {}
         for sql, _ in c_stmts:
-            if sql is None:
-                continue
-            kind, obj = statement_object(sql)
-            if kind == 'meta':
-                continue
+            kind, obj = statement_object(sql) if sql is not None else (None, None)
             if kind == 'create':
                 for p in by_target.get(('add', obj), []):
                     p.used = True
-                    for s in p.statements:
-                        emit(s, statement_object(s)[1])
-                bodies = by_target.get(('body', obj), [])
-                shared = by_target.get(('shared', obj), [])
-                repl = by_target.get(('replace', obj), [])
-                if obj in c_only:
-                    if bodies or shared or repl:
-                        raise Error('%s: %s is left to the C edition and given a body too' % (s_path, obj))
-                    continue
-                if len(bodies) + len(shared) + len(repl) == 0 or \
-                        (len(shared) + len(repl) > 0 and len(bodies) + len(shared) + len(repl) > 1):
-                    if len(bodies) + len(shared) + len(repl) == 0:
-                        raise Error('%s: %s is neither given a body (ou:body), shared (ou:shared), replaced '
-                                    '(ou:replace) nor left to the C edition (ou:c-only) in sql-edition/%s'
-                                    % (c_where, obj, os.path.basename(s_path)))
-                    raise Error('%s: %s is named by more than one directive' % (s_path, obj))
-                for p in bodies + shared + repl:
-                    p.used = True
-                if bodies:
-                    if len(bodies) == 1 and not bodies[0].cond:
-                        emit(body_statement(sql, bodies[0], c_only), obj)
-                    else:
-                        emit(variants_statement(sql, bodies, c_only), obj)
-                elif shared:
-                    emit(sql.strip(), obj)
-                else:
-                    kinds = set()
-                    for s in repl[0].statements:
-                        k2, o2 = statement_object(s)
-                        if k2 == 'attach' and o2 == obj:
-                            kinds.add(attach_kind(s))
-                        emit(s.strip(), obj)
-                    replaced_attach[obj] = kinds
-                emitted.add(obj)
+                    for stmt in p.statements:
+                        emit([stmt], statement_object(stmt)[1])
+                stmts, replaced[obj] = object_statements(sql, obj, by_target, c_only,
+                                                         '%s (in %s)' % (c_where, os.path.relpath(s_path, ROOT)))
+                if stmts is not None:
+                    emit(stmts, obj)
+                    emitted.add(obj)
             elif kind == 'attach':
-                if obj in emitted and attach_kind(sql) not in replaced_attach.get(obj, ()):
-                    emit(sql.strip(), obj)
+                if obj in emitted and attach_kind(sql) not in replaced.get(obj, ()):
+                    emit([sql.strip()], obj)
                 elif obj not in emitted and obj not in c_only:
                     raise Error('%s: %s refers to %s, made nowhere before it' % (c_where, sql.strip()[:60], obj))
-        for p in pieces:
-            if p.kind == 'add' and p.target is not None and not p.used:
-                raise Error('%s: "ou:add before %s": no such object in %s' % (p.where, p.target, c_where))
         concerns.append((header, out))
     for p in all_pieces:
         if not p.used:
-            raise Error('%s: "ou:%s %s" was not used' % (p.where, p.kind, p.target))
-    script = '\n'.join('\n'.join(s for s in stmts) for _, stmts in concerns)
+            raise Error('%s: "ou:%s %s" was not used (no such object?)' % (p.where, p.kind, p.target))
+    script = '\n'.join('\n'.join(stmts) for _, stmts in concerns)
     for tag in FORBIDDEN:
         if tag in script:
             raise Error('the pieces use %s, a tag the generated files need for themselves' % tag)
@@ -839,7 +839,7 @@ def main():
     version = args.version or ctl['default_version']
     comment = ctl['comment']
     try:
-        concerns = assemble(version, set(args.without), set(args.only) if args.only else None)
+        concerns = assemble(set(args.without), set(args.only) if args.only else None)
         if args.only:
             sys.stdout.write('\n\n'.join(s.strip() for _, st in concerns for s in st).replace('@VERSION@', version) + '\n')
             return 0

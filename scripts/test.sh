@@ -36,6 +36,12 @@ plan() {
 	apt+=("${missing[@]}")
 	[ ${#missing[@]} = 0 ] ||
 		items+=("Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove")
+	if ls "$OU_ROOT"/../shared/vendor/pg_tle-*.tar.gz >/dev/null 2>&1; then
+		mapfile -t missing < <(ou_apt_missing flex bison libkrb5-dev)
+		apt+=("${missing[@]}")
+		[ ${#missing[@]} = 0 ] ||
+			items+=("Debian packages ${missing[*]}: to build pg_tle from ../shared/vendor for the SQL edition's tests")
+	fi
 	if [ -z "${PG_CONFIG:-}" ]; then
 		for v in $versions; do
 			[ -n "${OU_PG_FULL[$v]:-}" ] || continue
@@ -92,6 +98,9 @@ ou_base_deps
 # META.json agrees with the control file and is a valid PGXN Meta Spec document
 # (pgxn_meta, the PGXN project's validator, from crates.io).
 make -s check-meta
+# the SQL edition's pieces account for every object of the C edition's, and
+# still assemble to the frozen script of a released SQL edition
+make -s check-sql-edition
 if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
 	# A registry that cannot be reached must not stall the suite: ask it first,
 	# briefly; without the validator the META.json/control check above still runs.
