@@ -677,7 +677,7 @@ def version_function(version, replace):
     """The function that tells the installed version: created by the script,
     replaced by each update step (the generator adds it to them)."""
     return ("%s FUNCTION @extschema@.%s_version()\nRETURNS text\n"
-            "IMMUTABLE PARALLEL SAFE\nLANGUAGE sql\nAS $$ SELECT '%s'::text $$;"
+            "IMMUTABLE PARALLEL SAFE\nLANGUAGE sql\nAS $$ SELECT '%s'::pg_catalog.text $$;"
             % ('CREATE OR REPLACE' if replace else '-- the version of the SQL edition installed in this schema\nCREATE',
                NAME, version))
 

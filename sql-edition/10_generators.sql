@@ -41,7 +41,7 @@ RETURNS numeric
 IMMUTABLE PARALLEL SAFE
 LANGUAGE sql
 AS $$
-SELECT (EXTRACT(epoch FROM ts OPERATOR(pg_catalog.-) TIMESTAMPTZ '2000-01-01 00:00:00+00') OPERATOR(pg_catalog.*) 1000000)
+SELECT (EXTRACT(epoch FROM ts OPERATOR(pg_catalog.-) '2000-01-01 00:00:00+00'::pg_catalog.timestamptz) OPERATOR(pg_catalog.*) 1000000)
 	   OPERATOR(pg_catalog.+) 946684800000000
 $$;
 
@@ -205,7 +205,7 @@ BEGIN
 END
 $fn$;
 
--- ou:body uuid_v7_nextval() if pg_catalog.current_setting('server_version_num')::pg_catalog.int4 >= 180000
+-- ou:body uuid_v7_nextval() if pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.>=) 180000
 -- PostgreSQL 18 and later: core's uuidv7(), the same layout (RFC 9562's
 -- method 3, a 12-bit sub-millisecond fraction) from a clock of the backend
 -- that never repeats nor goes back.  Inlined into the caller.
@@ -217,19 +217,23 @@ AS $$ SELECT pg_catalog.uuidv7() $$;
 -- fraction (4.096 steps a microsecond, so every microsecond has its own),
 -- then 62 random bits.  Strictly increasing within a session without any
 -- session state: each call waits, if need be, until the clock has left its
--- microsecond (at most 1 us), so the next call reads a later one.
+-- microsecond (at most 1 us), so the next call reads a later one.  (Like
+-- uuid_striped_nextval, it sets no search_path, which would cost a few
+-- microseconds a call: every name in it is qualified.)
 LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	t timestamptz := clock_timestamp();
-	us bigint := (date_part('epoch', t) * 1000000)::bigint;
-	r text := gen_random_uuid()::text;
+	t pg_catalog.timestamptz := pg_catalog.clock_timestamp();
+	us bigint := (pg_catalog.date_part('epoch', t) OPERATOR(pg_catalog.*) 1000000)::bigint;
+	r pg_catalog.text := pg_catalog.gen_random_uuid()::pg_catalog.text;
 BEGIN
-	WHILE clock_timestamp() = t LOOP
+	WHILE pg_catalog.clock_timestamp() OPERATOR(pg_catalog.=) t LOOP
 	END LOOP;
-	RETURN (lpad(to_hex(us / 1000), 12, '0') || to_hex(28672 | ((us % 1000) * 4096 / 1000)::int)
-			|| substr(r, 20, 4) || substr(r, 25, 12))::uuid;
+	RETURN (pg_catalog.lpad(pg_catalog.to_hex(us OPERATOR(pg_catalog./) 1000), 12, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex(28672 OPERATOR(pg_catalog.|)
+				((us OPERATOR(pg_catalog.%) 1000) OPERATOR(pg_catalog.*) 4096 OPERATOR(pg_catalog./) 1000)::int)
+			OPERATOR(pg_catalog.||) pg_catalog.substr(r, 20, 4)
+			OPERATOR(pg_catalog.||) pg_catalog.substr(r, 25, 12))::pg_catalog.uuid;
 END
 $fn$;
 
@@ -529,23 +533,30 @@ $ou$;
 -- keys.  No two keys share block, stripe, slot and pass as long as the
 -- sequence hands out each value once: every key is made of its own n.  No
 -- session state, nothing another role can set.
+-- It sets no search_path, which would cost a few microseconds a call; every
+-- name in it is qualified, so the caller's search_path plays no part.
 LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	n bigint;
-	o bigint;
 	t bigint;
 	pass int;
 BEGIN
-	IF interval_length IS NULL OR interval_length < 1 OR interval_length > 86400 THEN
+	IF interval_length IS NULL OR interval_length OPERATOR(pg_catalog.<) 1
+	   OR interval_length OPERATOR(pg_catalog.>) 86400 THEN
 		PERFORM @extschema@._ou_arg_error('interval_length', interval_length, 1, 86400);
 	END IF;
-	n := nextval('@extschema@.uuid_striped_seq');
-	o := (n - 137438953472) % 65536;
-	IF (o / 32) % 2 = 1 AND o >= 800 AND (n - 800) % 23 <> 22
-	   AND pg_sequence_last_value('@extschema@.uuid_striped_seq') > n - o + 65535 THEN
-		t := n - 800;
+	n := pg_catalog.nextval('@extschema@.uuid_striped_seq'::pg_catalog.regclass);
+	-- a fill value (an odd run of 32, 800 or more into its chunk, its target
+	-- not one in 23) of a session whose chunk is not the newest: a fill key
+	IF ((n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536 OPERATOR(pg_catalog./) 32)
+		 OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1
+	   AND (n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536 OPERATOR(pg_catalog.>=) 800
+	   AND (n OPERATOR(pg_catalog.-) 800) OPERATOR(pg_catalog.%) 23 OPERATOR(pg_catalog.<>) 22
+	   AND pg_catalog.pg_sequence_last_value('@extschema@.uuid_striped_seq'::pg_catalog.regclass)
+		   OPERATOR(pg_catalog.>) (n OPERATOR(pg_catalog.-) ((n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536)
+								   OPERATOR(pg_catalog.+) 65535) THEN
+		t := n OPERATOR(pg_catalog.-) 800;
 		pass := 1;
 	ELSE
 		t := n;
@@ -553,11 +564,21 @@ BEGIN
 	END IF;
 	-- block start (ms), version and stripe, variant and slot (2 * (t mod 2^37)
 	-- + pass, 38 bits), high stripe bits (t >> 37) and 18 random bits
-	RETURN (lpad(to_hex((date_part('epoch', clock_timestamp()) * 1000000)::bigint
-						/ (interval_length * 1000000::bigint) * interval_length * 1000), 12, '0')
-			|| to_hex(32768 | ((t >> 16) & 4095))
-			|| to_hex(2147483648 | ((2 * (t & 137438953471) + pass) >> 8))
-			|| lpad(to_hex((((2 * (t & 137438953471) + pass) & 255) << 24) | ((t >> 37) << 18)
-						   | (('x' || substr(gen_random_uuid()::text, 32, 5))::bit(20)::int & 262143)), 8, '0'))::uuid;
+	RETURN (pg_catalog.lpad(pg_catalog.to_hex(
+				(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000)::bigint
+				OPERATOR(pg_catalog./) (interval_length OPERATOR(pg_catalog.*) 1000000::bigint)
+				OPERATOR(pg_catalog.*) interval_length OPERATOR(pg_catalog.*) 1000), 12, '0')
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex(32768 OPERATOR(pg_catalog.|)
+				((t OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 4095))
+			OPERATOR(pg_catalog.||) pg_catalog.to_hex(2147483648 OPERATOR(pg_catalog.|)
+				((2 OPERATOR(pg_catalog.*) (t OPERATOR(pg_catalog.&) 137438953471) OPERATOR(pg_catalog.+) pass)
+				 OPERATOR(pg_catalog.>>) 8))
+			OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(
+				(((2 OPERATOR(pg_catalog.*) (t OPERATOR(pg_catalog.&) 137438953471) OPERATOR(pg_catalog.+) pass)
+				  OPERATOR(pg_catalog.&) 255) OPERATOR(pg_catalog.<<) 24)
+				OPERATOR(pg_catalog.|) ((t OPERATOR(pg_catalog.>>) 37) OPERATOR(pg_catalog.<<) 18)
+				OPERATOR(pg_catalog.|) (('x' OPERATOR(pg_catalog.||)
+					pg_catalog.substr(pg_catalog.gen_random_uuid()::pg_catalog.text, 32, 5))::bit(20)::int
+					OPERATOR(pg_catalog.&) 262143)), 8, '0'))::pg_catalog.uuid;
 END
 $fn$;

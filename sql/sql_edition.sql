@@ -62,14 +62,17 @@ SELECT o.oprname, o.oprleft::regtype, o.oprright::regtype, o.oprresult::regtype,
   FROM pg_operator o WHERE o.oprnamespace = 'sqled'::regnamespace;
 
 -- How the SQL edition is written: SQL and PL/pgSQL only, nothing SECURITY
--- DEFINER, every PL/pgSQL function with its search_path pinned; the SQL
--- functions without one are those the planner inlines (a SET would stop it),
--- whose bodies name everything with its schema.
+-- DEFINER, every PL/pgSQL function with its search_path pinned but the two
+-- generators that name everything with its schema instead (a SET costs a
+-- few microseconds a call); the SQL functions without a SET are those the
+-- planner inlines (a SET would stop it), whose bodies name everything with
+-- its schema too.  (Below: that none of them resolves a name elsewhere.)
 SELECT count(*) > 40 AS functions,
 	   count(*) FILTER (WHERE l.lanname NOT IN ('sql', 'plpgsql')) AS other_languages,
 	   count(*) FILTER (WHERE p.prosecdef) AS security_definer,
 	   count(*) FILTER (WHERE l.lanname = 'plpgsql'
-						  AND NOT coalesce(p.proconfig @> '{"search_path=pg_catalog, pg_temp"}', false)) AS plpgsql_search_path_not_pinned
+						  AND NOT coalesce(p.proconfig @> '{"search_path=pg_catalog, pg_temp"}', false)
+						  AND p.proname NOT IN ('uuid_striped_nextval', 'uuid_v7_nextval')) AS plpgsql_search_path_not_pinned
   FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
  WHERE p.pronamespace = 'sqled'::regnamespace;
 SELECT p.proname
@@ -82,6 +85,69 @@ SELECT c.relname, a.privilege_type
   FROM pg_class c, aclexplode(c.relacl) a
  WHERE c.relnamespace = 'sqled'::regnamespace AND a.grantee = 0
  ORDER BY 1, 2;
+
+-- The functions resolve only pg_catalog's objects and their own, whatever
+-- the caller's search_path: a schema before pg_catalog in it that shadows
+-- every function, operator and type they use (each raising an error if
+-- called) changes none of their results.
+\c - :superuser
+CREATE SCHEMA hostile;
+GRANT USAGE ON SCHEMA hostile TO PUBLIC;
+CREATE FUNCTION hostile.trap() RETURNS void LANGUAGE plpgsql AS $$ BEGIN RAISE 'a name resolved to schema hostile'; END $$;
+DO $$
+DECLARE
+	f record;
+BEGIN
+	FOR f IN SELECT * FROM (VALUES ('lpad', 'text, int, text', 'text'), ('to_hex', 'bigint', 'text'), ('to_hex', 'int', 'text'),
+			('substr', 'text, int, int', 'text'), ('substr', 'text, int', 'text'), ('date_part', 'text, timestamptz', 'float8'),
+			('clock_timestamp', '', 'timestamptz'), ('gen_random_uuid', '', 'uuid'), ('nextval', 'regclass', 'bigint'),
+			('pg_sequence_last_value', 'regclass', 'bigint'), ('uuid_send', 'uuid', 'bytea'), ('get_byte', 'bytea, int', 'int'),
+			('timezone', 'text, timestamp', 'timestamptz'), ('uuidv7', '', 'uuid'), ('encode', 'bytea, text', 'text'),
+			('replace', 'text, text, text', 'text'), ('greatest', 'bigint, bigint', 'bigint'), ('isfinite', 'timestamptz', 'boolean'),
+			('upper', 'tstzrange', 'timestamptz'), ('lower', 'tstzrange', 'timestamptz')) v(name, args, result) LOOP
+		EXECUTE format('CREATE FUNCTION hostile.%I(%s) RETURNS %s LANGUAGE plpgsql AS $f$ BEGIN PERFORM hostile.trap(); RETURN NULL; END $f$',
+					   f.name, f.args, f.result);
+	END LOOP;
+	FOR f IN SELECT * FROM (VALUES ('||', 'text', 'text', 'text'), ('+', 'bigint', 'bigint', 'bigint'), ('-', 'bigint', 'bigint', 'bigint'),
+			('*', 'bigint', 'bigint', 'bigint'), ('/', 'bigint', 'bigint', 'bigint'), ('%', 'bigint', 'bigint', 'bigint'),
+			('&', 'bigint', 'bigint', 'bigint'), ('|', 'bigint', 'bigint', 'bigint'), ('>>', 'bigint', 'int', 'bigint'),
+			('<<', 'bigint', 'int', 'bigint'), ('=', 'timestamptz', 'timestamptz', 'boolean'), ('<', 'int', 'int', 'boolean'),
+			('>', 'int', 'int', 'boolean'), ('=', 'bigint', 'bigint', 'boolean'), ('>', 'bigint', 'bigint', 'boolean'),
+			('>=', 'uuid', 'uuid', 'boolean'), ('<', 'uuid', 'uuid', 'boolean'), ('<=', 'int', 'int', 'boolean'),
+			('-', 'timestamptz', 'timestamptz', 'interval'), ('*', 'float8', 'float8', 'float8'), ('|', 'int', 'int', 'int'),
+			('&', 'int', 'int', 'int'), ('>>', 'int', 'int', 'int'), ('=', 'int', 'int', 'boolean')) v(op, l, r, result) LOOP
+		EXECUTE format('CREATE FUNCTION hostile.op_%s(%s, %s) RETURNS %s LANGUAGE plpgsql AS $f$ BEGIN PERFORM hostile.trap(); RETURN NULL; END $f$',
+					   md5(f.op || f.l || f.r), f.l, f.r, f.result);
+		EXECUTE format('CREATE OPERATOR hostile.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = hostile.op_%s)',
+					   f.op, f.l, f.r, md5(f.op || f.l || f.r));
+	END LOOP;
+END $$;
+CREATE TYPE hostile.text AS (x int);
+CREATE TYPE hostile.uuid AS (x int);
+CREATE TYPE hostile.timestamptz AS (x int);
+\c - :owner
+SET timezone = 'UTC';
+CREATE TABLE sqled.shadowed (id uuid PRIMARY KEY DEFAULT sqled.uuid_striped_nextval(), v7 uuid DEFAULT sqled.uuid_v7_nextval(), n int);
+CREATE TEMP TABLE plain_path AS
+SELECT sqled.uuid_v7_min('2025-01-10 12:34:56.789+00') AS v7_min, sqled.uuid_time('01944d82-b800-8000-8000-000000000000') AS t,
+	   sqled.uuid_time_range_upper('[2025-01-10,2025-01-11)') AS upper_bound, sqled.uuid_block_id('01944d82-b800-4000-8000-000000000000', 1000) AS block,
+	   sqled.uuid_to_ulid('01944d82-b800-7000-8000-000000000000') AS ulid, sqled.ordered_uuid_sql_version() AS version;
+SET search_path = hostile, pg_catalog, sqled;
+INSERT INTO sqled.shadowed (n) SELECT g FROM generate_series(1, 1000) g;
+SELECT count(*) AS rows, count(*) FILTER (WHERE sqled.uuid_version(id) = 8 AND sqled.uuid_version(v7) = 7) AS keys_right,
+	   count(*) FILTER (WHERE id OPERATOR(sqled.<@) tstzrange(date_trunc('hour', now()), NULL)) AS found_by_time
+  FROM sqled.shadowed;
+SELECT (sqled.uuid_v7_min('2025-01-10 12:34:56.789+00'), sqled.uuid_time('01944d82-b800-8000-8000-000000000000'),
+		sqled.uuid_time_range_upper('[2025-01-10,2025-01-11)'), sqled.uuid_block_id('01944d82-b800-4000-8000-000000000000', 1000),
+		sqled.uuid_to_ulid('01944d82-b800-7000-8000-000000000000'), sqled.ordered_uuid_sql_version())::pg_catalog.text
+	 OPERATOR(pg_catalog.=) (SELECT row(p.*)::pg_catalog.text FROM plain_path p) AS same_results,
+	   sqled.uuid_version(sqled.uuid_time_nextval()) AS time_key, sqled.uuid_version(sqled.uuid_v7_nextval('1 day')) AS shifted_key,
+	   sqled.uuid_v7_from_time(now()) IS NOT NULL AS backfill_key;
+RESET search_path;
+\c - :superuser
+DROP SCHEMA hostile CASCADE;
+\c - :owner
+SET timezone = 'UTC';
 
 -- Byte for byte: every deterministic function of both editions on the same
 -- arguments, as text; an error as SQLSTATE, message and detail.
