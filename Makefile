@@ -24,7 +24,7 @@ EXTENSION = ordered_uuid
 # alone.  META.json is checked against both (make check-meta) and rewritten by
 # `make meta`.
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
-RELEASE = 1.5.2
+RELEASE = 1.6.0
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
@@ -55,7 +55,7 @@ DOCS = monitoring/ordered_uuid_exporter_queries.yaml monitoring/ordered_uuid_rul
 # contrib modules dblink, pgstattuple and, on 15+, pg_walinspect, and the test
 # module (make install-test-module).
 REGRESS = generators generators_striped generators_time_keys generators_time_range generators_text \
-	diag_shape diag_splits diag_explain_writes walscan \
+	diag_shape diag_newest diag_splits diag_explain_writes walscan \
 	collector_not_preloaded diag_report_not_preloaded bench_insert bench_load bench_locality bench_security \
 	bench_limits bench_channel citus upgrade
 REGRESS_OPTS = --load-extension=$(EXTENSION)
@@ -63,18 +63,21 @@ REGRESS_OPTS = --load-extension=$(EXTENSION)
 # ISOLATION: isolation specs (specs/NAME.spec, expected/NAME.out) for what
 # needs a forced interleaving of sessions; make installcheck runs them after
 # REGRESS.
-ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_concurrent bench_interrupts bench_overlap bench_lock_wait bench_cap_race
+ISOLATION = generators_striped_sessions diag_extend_waits diag_explain_writes_concurrent diag_report_locks bench_interrupts bench_overlap bench_lock_wait bench_cap_race
 ISOLATION_OPTS = --load-extension=$(EXTENSION)
 
 # PRELOAD_REGRESS: the suites that need server settings of their own: the
 # collector's (the library preloaded; collector_churn with 4,000 cycles of DDL
 # churn; collector_walrel without autovacuum), diag_minimal (wal_level = minimal),
-# diag_report (write_path_report's scenarios, the library preloaded), generators_striped_reuse (two
+# diag_report (write_path_report's scenarios, the library preloaded),
+# diag_report_owner_code (the report against a hostile table owner, with a
+# small lock table), generators_striped_reuse (two
 # connection slots) and generators_striped_procs (about 8,300 process
 # slots).  make installcheck-preload runs each in a temporary instance that pg_regress starts (--temp-instance)
 # with the settings of sql/NAME.conf (--temp-config), under CHECK_DIR; like
 # initdb, it must not run as root.
 PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn collector_walrel diag_minimal diag_report \
+	diag_report_owner_code \
 	generators_striped_reuse generators_striped_procs
 # PRELOAD_ISOLATION: the same for isolation specs (specs/NAME.spec,
 # expected/NAME.out): pg_isolation_regress, which takes pg_regress's options,
@@ -99,10 +102,23 @@ NO_PGXS_GOALS = test demo meta check-meta sql-edition check-sql-edition
 ifeq ($(and $(MAKECMDGOALS),$(if $(filter-out $(NO_PGXS_GOALS),$(MAKECMDGOALS)),,only)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
-$(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see Installing in README.md))
+$(error cannot run "$(PG_CONFIG) --pgxs": set PG_CONFIG to the pg_config of the PostgreSQL to build for, e.g. make PG_CONFIG=/usr/lib/postgresql/17/bin/pg_config (see doc/install.md))
 endif
 ifeq ($(wildcard $(PGXS)),)
-$(error $(PG_CONFIG) names $(PGXS), which does not exist: install the PostgreSQL server development package (see Installing in README.md))
+$(error $(PG_CONFIG) names $(PGXS), which does not exist: install the PostgreSQL server development package (see doc/install.md))
+endif
+# The PGXS makefiles alone do not make a build: Debian's postgresql-client-NN
+# ships them (for make installcheck), libpq-dev a pg_config, and only
+# postgresql-server-dev-NN the server's headers.  Say so before the compiler
+# does, unless every goal is one that compiles nothing.
+NO_HEADERS_GOALS = clean distclean maintainer-clean uninstall uninstall-test-module clean-test-module \
+	installcheck installcheck-preload check-test-module dist
+ifneq ($(or $(filter-out $(NO_HEADERS_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,all)),)
+PG_SERVER_INCLUDEDIR := $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
+ifeq ($(wildcard $(PG_SERVER_INCLUDEDIR)/postgres.h),)
+PG_MAJOR_SEEN := $(shell $(PG_CONFIG) --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+$(error $(PG_CONFIG) (PostgreSQL $(PG_MAJOR_SEEN)) has no server headers: $(PG_SERVER_INCLUDEDIR)/postgres.h does not exist. Install them (Debian, Ubuntu: postgresql-server-dev-$(PG_MAJOR_SEEN); other platforms: doc/install.md) and name that PostgreSQL's pg_config, on Debian make PG_CONFIG=/usr/lib/postgresql/$(PG_MAJOR_SEEN)/bin/pg_config)
+endif
 endif
 include $(PGXS)
 

@@ -129,3 +129,18 @@ LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION uuid_striped_nextval(int) IS
 'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';
+
+-- The two-argument form (1.6.0): right_edge => false for an index that
+-- holds keys above the new ones, as a table that held random keys before
+-- its default became this generator does.  Every session then makes fill
+-- keys (src/generators_striped.c, "Not the edge"); the keys are laid out as
+-- the one-argument form's.  A function of its own, without defaults, so
+-- that uuid_striped_nextval() and uuid_striped_nextval(n) still mean the
+-- one-argument form, which the column defaults made before 1.6.0 call.
+CREATE FUNCTION uuid_striped_nextval(interval_length int, right_edge boolean)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int, boolean) IS
+'uuid_striped_nextval(interval_length) for an index that holds keys above the new ones (right_edge => false: random keys of before the switch): every session makes fill keys, so the new keys'' pages end about 95 % full wherever they land';

@@ -11,7 +11,8 @@ CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL)
 RETURNS TABLE (index regclass, relfilenode oid,
 			   leaf_splits bigint, upper_splits bigint, root_splits bigint)
 AS 'MODULE_PATHNAME', 'index_splits'
-LANGUAGE C VOLATILE PARALLEL SAFE;
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION index_splits(pg_lsn, pg_lsn) IS
 'exact B-tree split counts per index (leaf, upper, root) from the WAL records that start at or after start_lsn and end at or before end_lsn (NULL: the flush position)';
@@ -26,7 +27,8 @@ CREATE FUNCTION index_shape(index regclass,
 							OUT deleted_pages bigint, OUT empty_pages bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'index_shape'
-LANGUAGE C VOLATILE PARALLEL SAFE;
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION index_shape(regclass) IS
 'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring';
@@ -43,7 +45,8 @@ RETURNS TABLE (relation regclass, relfilenode oid, kind text,
 			   shared_blks_dirtied bigint, shared_blks_written bigint,
 			   note text)
 AS 'MODULE_PATHNAME', 'explain_writes'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION explain_writes(text) IS
 'runs the statement as the caller and returns the WAL it wrote per relation file (records of this transaction and its subtransactions, aborted ones included), the unlogged and temporary relations it changed (no WAL), and a total row (rows, seconds, buffers, this backend''s WAL)';
@@ -252,43 +255,90 @@ COMMENT ON VIEW extend_lock_waits IS
 
 GRANT SELECT ON extend_lock_waits TO PUBLIC;
 
--- write_path_report (1.5.0): the write-path scenarios S1-S4 of
--- doc/scenarios.md found in what is already measured, ranked, each with its
--- figures, their source, the threshold they passed and the change to make.
+-- index_key_scatter (1.5.2): how scattered over the heap the rows of an
+-- index's most common keys lie, read through the index in C without the
+-- planner, so that no code of the table's owner runs (src/diag_scatter.c).
+-- The keys are the most common values in pg_statistic, up to max_keys while
+-- their estimated rows stay within max_rows (the first always); at most
+-- max_rows index entries are read, whatever the estimate.  It reads what
+-- pg_stats would show the caller (SELECT on the column; nothing of a table
+-- whose row-level security applies to the caller), takes its locks only if
+-- it can at once ('locked' otherwise) and releases them before it returns.
+CREATE FUNCTION index_key_scatter(index regclass, max_keys integer DEFAULT 5,
+								  max_rows bigint DEFAULT 50000,
+								  OUT state text, OUT table_pages bigint, OUT rows_per_page float8,
+								  OUT n_distinct real, OUT correlation real, OUT keys integer,
+								  OUT rows bigint, OUT heap_blocks bigint, OUT packed_blocks bigint,
+								  OUT capped boolean)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_key_scatter'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION index_key_scatter(regclass, integer, bigint) IS
+'the heap blocks that the rows of a B-tree''s most common keys lie on, against the blocks they would fill packed, read through the index without running code of the table''s owner; state says why not when it cannot read them (locked, statistics hidden, no statistics, empty, no common keys)';
+
+-- index_newest_pages (1.6.0): how full the leaf pages behind a uuid
+-- B-tree's newest time-ordered keys (versions 7 and 8) are, and whether the
+-- index holds keys above them: the pages a table switched from random keys
+-- to an ordered default leaves half full (src/diag_newest.c).  below NULL:
+-- the first key of the minute after now.  It reads what a SELECT of the
+-- column would show the caller (SELECT on the column; nothing of a table
+-- whose row-level security applies to the caller), compares keys with
+-- memcmp (no operator of the table's owner runs), takes its locks only if
+-- it can at once ('locked' otherwise) and releases them before it returns.
+CREATE FUNCTION index_newest_pages(index regclass, below uuid DEFAULT NULL,
+								   max_pages integer DEFAULT 64,
+								   OUT state text, OUT newest_time timestamptz, OUT keys_above boolean,
+								   OUT leaf_pages integer, OUT tuples bigint, OUT ordered_tuples bigint,
+								   OUT avg_leaf_density float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_newest_pages'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION index_newest_pages(regclass, uuid, integer) IS
+'the leaf pages behind a uuid B-tree''s newest time-ordered key (version 7 or 8) below below (default: now + 1 minute): how many (at most max_pages), their entries, how many are time-ordered, their average density, and whether the index holds keys above below (then no split there is a rightmost split)';
+
+-- write_path_report (1.5.0; 1.5.2 runs no owner code, stays linear in the
+-- number of tables and holds no lock past each read): the write-path
+-- scenarios S1-S4 of doc/scenarios.md found in what is already measured,
+-- ranked, each with its figures, their source, the threshold they passed,
+-- the change to make and how to see that it worked.
 -- It runs as the caller and reads views that filter by the caller's rights:
 -- the collector's (rows of databases the caller may not CONNECT to are
--- hidden in C), pg_stats (columns the caller may SELECT) and the catalog.
--- The only rows it reads are those of S4's sample: at most the 5 most common
--- keys of a candidate index, at most 50,000 estimated rows, through the
--- index, from the table alone (ONLY: no child of another owner), with
--- row_security off (a table with a policy is an error, skipped: a policy's
--- expression is its owner's code), and only for keys of built-in types.
--- What it cannot see (the collector not loaded or not running, its
--- statistics reset less than an hour ago, a table never analyzed) is a row
--- of its own, after the findings.  severity (value / threshold) ranks the
--- findings.
+-- hidden in C), the catalog, and for S4 index_key_scatter(), which reads
+-- at most 50,000 index entries of a candidate table through the index, no
+-- query over the table: planning one would run its owner's code (index
+-- expressions, partial-index predicates, expression statistics).  It waits
+-- for no lock: index_key_scatter() locks only if it can at once, and
+-- lock_timeout bounds the rest (an index locked by another session is a row
+-- saying so).  What it cannot see (the collector not loaded or not running,
+-- its statistics reset less than an hour ago, a table never analyzed, a
+-- table locked or whose statistics row-level security hides) is a row of
+-- its own, after the findings.  severity (value / threshold) ranks the
+-- findings; a table has one S4 row at most.
 CREATE FUNCTION write_path_report(
 	OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text,
 	OUT metric text, OUT value numeric, OUT threshold numeric, OUT evidence text,
-	OUT source text, OUT change text, OUT measured text)
+	OUT source text, OUT change text, OUT measured text, OUT verify text)
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
-SET row_security = off
+SET lock_timeout = '100ms'
 AS $fn$
 DECLARE
 	ext text;
 	info record;
 	running boolean := false;
-	cand record;
-	acc jsonb := '[]';
-	blind jsonb := '[]';
-	history interval;
-	nkeys bigint;
-	rows_read numeric;
-	blocks_read numeric;
-	ideal numeric;
+	acc jsonb[] := '{}';	-- arrays: appending to a local array does not copy it
+	blind jsonb[] := '{}';
+	history numeric;
+	r record;
+	s record;
+	idx_size text;
 	amp numeric;
+	np record;
+	err_state text;
+	err_msg text;
 BEGIN
 	SELECT quote_ident(n.nspname) INTO ext
 	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
@@ -313,14 +363,15 @@ BEGIN
 			'evidence', format('collector_info().state = %L', info.state),
 			'source', 'collector_info()');
 	ELSE
-		history := now() - info.stats_reset;
-		IF history < interval '1 hour' THEN
+		-- whole seconds, the same in value and evidence
+		history := round(extract(epoch FROM now() - info.stats_reset));
+		IF history < 3600 THEN
 			blind := blind || jsonb_build_object(
 				'finding', 'too little history: the collector''s figures cover less than an hour',
 				'metric', 'seconds since the collector''s statistics began',
-				'value', round(extract(epoch FROM history)), 'threshold', 3600,
+				'value', history, 'threshold', 3600,
 				'evidence', format('stats_reset = %s: S1, S2 and S3 are judged on %s of history',
-								   info.stats_reset, date_trunc('second', history)),
+								   info.stats_reset, make_interval(secs => history::float8)),
 				'source', 'collector_info()');
 		END IF;
 		IF info.wal_start IS NULL THEN
@@ -335,51 +386,161 @@ BEGIN
 	END IF;
 
 	IF running THEN
-		-- S1: a B-tree on a random key, its WAL mostly full-page images
-		acc := acc || coalesce((
-			SELECT jsonb_agg(jsonb_build_object(
-				'scenario', 'S1', 'relation', w.idx::oid,
-				'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
-				'metric', 'fpi_bytes / wal_bytes of the index',
-				'value', round(w.fpi_bytes::numeric / w.wal_bytes, 2), 'threshold', 0.3,
-				'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s leaf splits; '
-								   'index %s, shared_buffers %s; key %I %s, default %s',
-								   w.records, w.wal_bytes, w.fpis, w.fpi_bytes, coalesce(s.leaf, 0),
-								   pg_size_pretty(pg_relation_size(w.idx)), current_setting('shared_buffers'),
-								   a.attname, format_type(a.atttypid, a.atttypmod),
-								   coalesce(pg_get_expr(d.adbin, d.adrelid), 'none (keys made by the application)')),
-				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
-								 info.stats_reset),
-				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()%s',
-								 i.indrelid::regclass, a.attname, ext,
-								 CASE WHEN a.atttypid = 'uuid'::regtype THEN ''
-									  ELSE '::' || format_type(a.atttypid, a.atttypmod) END)
-						  || CASE WHEN d.adbin IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
-				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
-							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
-							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
-							'Figures with spread)'))
-			  FROM (SELECT r.relation AS idx, sum(r.records) AS records, sum(r.wal_bytes) AS wal_bytes,
-						   sum(r.fpis) AS fpis, sum(r.fpi_bytes) AS fpi_bytes
-					  FROM @extschema@.relation_wal_stats r
-					 WHERE r.relation IS NOT NULL AND r.fork = 'main'
-					 GROUP BY r.relation) w
+		-- S1: a B-tree on a random key, its WAL mostly full-page images.  The
+		-- default is deparsed without its table (pg_get_expr(..., 0), which
+		-- takes no lock); only the index's size needs one.
+		FOR r IN
+			SELECT w.idx, w.records, w.wal_bytes, w.fpis, w.fpi_bytes, coalesce(sp.leaf, 0) AS leaf,
+				   i.indrelid AS tbl, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS typ,
+				   CASE WHEN d.adbin IS NULL THEN NULL
+						WHEN a.attgenerated <> '' THEN 'a generated column'
+						ELSE pg_get_expr(d.adbin, 0) END AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records, sum(x.wal_bytes) AS wal_bytes,
+						   sum(x.fpis) AS fpis, sum(x.fpi_bytes) AS fpi_bytes
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
 			  JOIN pg_index i ON i.indexrelid = w.idx
 			  JOIN pg_class ic ON ic.oid = i.indexrelid
 			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
 			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
 			  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
-						   FROM @extschema@.index_split_stats x GROUP BY x.index) s ON s.index = w.idx
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
 			 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
 			   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
-			   AND (d.adbin IS NULL OR pg_get_expr(d.adbin, d.adrelid)
-					!~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(')),
-			'[]');
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(';
+			BEGIN
+				idx_size := pg_size_pretty(pg_relation_size(r.idx));
+			EXCEPTION WHEN lock_not_available THEN
+				idx_size := 'of unknown size (locked by another session)';
+			END;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
+				'metric', 'fpi_bytes / wal_bytes of the index',
+				'value', round(r.fpi_bytes::numeric / r.wal_bytes, 2), 'threshold', 0.3,
+				'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s leaf splits; '
+								   'index %s, shared_buffers %s; key %I %s, default %s',
+								   r.records, r.wal_bytes, r.fpis, r.fpi_bytes, r.leaf, idx_size,
+								   current_setting('shared_buffers'), r.attname, r.typ,
+								   coalesce(r.dflt, 'none (keys made by the application)')),
+				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
+								 info.stats_reset),
+				-- right_edge => false (1.6.0): the random keys the index holds lie
+				-- above the new keys too, so every session must make fill keys
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
+								 r.tbl::regclass, r.attname, ext,
+								 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
+						  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
+				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
+							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
+							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
+							'Figures with spread); a table of 1M gen_random_uuid() keys, then 500k rows: the index grew '
+							'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
+				'verify', format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
+								 'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes, sum(records) AS records, '
+								 '(SELECT sum(leaf_splits) FROM %1$s.index_split_stats WHERE index = %2$L::regclass) AS leaf_splits '
+								 'FROM %1$s.relation_wal_stats '
+								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- after the change, now and again '
+								 'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
+								 'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
+								 'sums alone say it; doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text));
+		END LOOP;
+
+		-- S1, a table switched the old way (1.6.0): a uuid B-tree written since
+		-- the reset whose default makes time-ordered keys that skip fill keys
+		-- at the right edge (uuid_v7_nextval, uuidv7, uuid_striped_nextval
+		-- without right_edge => false), while the index holds keys above the
+		-- newest (the random keys of before the switch): every split there is
+		-- 50:50 and the new keys' pages end half full.  index_newest_pages()
+		-- reads the 64 leaf pages behind the newest key, through the index
+		-- alone, and only if the caller may read the column; not other
+		-- sessions' temporary tables.
+		FOR r IN
+			SELECT w.idx, w.records, coalesce(sp.leaf, 0) AS leaf, i.indrelid AS tbl, a.attname,
+				   pg_get_expr(d.adbin, 0) AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
+			 WHERE w.records >= 1000 AND a.atttypid = 'uuid'::regtype AND a.attgenerated = ''
+			   AND (ic.relpersistence <> 't' OR ic.relnamespace = pg_my_temp_schema())
+			   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt !~ '(uuid_striped_nextval|uuid_v7_nextval|uuidv7)\('
+					   OR r.dflt ~ 'uuid_striped_nextval\([^()]*false\)';
+			BEGIN
+				SELECT * INTO np FROM @extschema@.index_newest_pages(r.idx);
+			EXCEPTION WHEN OTHERS THEN
+				CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+				GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): reading the index failed',
+					'evidence', format('%s (SQLSTATE %s)', err_msg, err_state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END;
+			IF np.state IN ('locked', 'hidden') THEN
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): ' ||
+							   CASE np.state WHEN 'locked' THEN 'the table or its index is locked by another session'
+									ELSE 'row-level security hides the table''s rows from this role' END,
+					'evidence', format('index_newest_pages() state %L', np.state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END IF;
+			CONTINUE WHEN np.state <> 'ok' OR NOT np.keys_above OR np.leaf_pages < 16
+					   OR np.avg_leaf_density <= 0 OR 90 / np.avg_leaf_density < 1.3;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'ordered keys among random ones: the pages behind the newest keys are left half full',
+				'metric', 'pages the newest keys take / pages they would take at the right edge (90 % full)',
+				'value', round((90 / np.avg_leaf_density)::numeric, 2), 'threshold', 1.3,
+				'evidence', format('the %s leaf pages behind the newest key (of %s) are %s %% full, %s of '
+								   'their %s entries time-ordered; the index holds keys above them, so every split '
+								   'there is a 50:50 split; %s leaf splits in %s WAL records of the index; key %I, '
+								   'default %s',
+								   np.leaf_pages, np.newest_time, round(np.avg_leaf_density::numeric, 1),
+								   np.ordered_tuples, np.tuples, r.leaf, r.records, r.attname, r.dflt),
+				'source', format('index_newest_pages(); relation_wal_stats, index_split_stats since %s; '
+								 'pg_attrdef', info.stats_reset),
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(%s, right_edge => false)',
+								 r.tbl::regclass, r.attname, ext,
+								 coalesce(substring(r.dflt FROM 'uuid_striped_nextval\((\d+)'), '3600')),
+				'measured', 'a table of 1M gen_random_uuid() keys, then 500k rows: the index grew 1.80x a fresh '
+							'table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false); a version 7 key cannot fill the pages '
+							'it leaves behind without breaking its order (doc/results.md, Switching a table from '
+							'random keys; doc/migrating.md)',
+				'verify', format('SELECT sum(records) AS records, (SELECT sum(leaf_splits) FROM %1$s.index_split_stats '
+								 'WHERE index = %2$L::regclass) AS leaf_splits FROM %1$s.relation_wal_stats '
+								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- now and again after 20,000 '
+								 'new rows: leaf_splits grows by under 0.0045 of records'' growth (half-full pages split '
+								 'about 7 times in 1,000 keys, the change''s 95 %% full ones under 4; after '
+								 'ordered_uuid_reset(), the sums alone say it).  The pages written before the change '
+								 'stay half full until REINDEX INDEX CONCURRENTLY %3$s, which rewrites the index, not '
+								 'the rows (doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text, r.idx::regclass));
+		END LOOP;
 
 		-- S2: loaders queued on a relation's extension lock
 		acc := acc || coalesce((
-			SELECT jsonb_agg(jsonb_build_object(
+			SELECT array_agg(jsonb_build_object(
 				'scenario', 'S2', 'relation', e.relation::oid,
 				'finding', 'concurrent loads queue on the relation extension lock',
 				'metric', 'est_wait_time in seconds',
@@ -392,15 +553,18 @@ BEGIN
 							   ELSE 'upgrade to PostgreSQL 16 or later and load with COPY, which extends a table by up to 64 pages at a time' END,
 				'measured', '8 concurrent writers of 455-byte rows (pgbench): Lock:extend 50.1 % of the samples '
 							'with COPY on PostgreSQL 15, 11.8 % on 18, where INSERT ... SELECT still waits 27.6 % '
-							'(doc/results.md, S2 and S3)'))
+							'(doc/results.md, S2 and S3)',
+				'verify', format('SELECT waits, est_wait_time, max_waiters FROM %s.extend_lock_stats WHERE relation = %L::regclass; '
+								 '-- now and again after the next loads: est_wait_time grows by less than 1 s a load '
+								 '(doc/diag.md, After the change)', ext, e.relation::text)))
 			  FROM @extschema@.extend_lock_stats e
 			 WHERE e.relation IS NOT NULL AND e.database = current_database()
 			   AND e.max_waiters >= 2 AND e.est_wait_time >= interval '1 second'),
-			'[]');
+			'{}');
 
 		-- S3: this database's client backends mostly wait for the WAL's flush
 		acc := acc || coalesce((
-			SELECT jsonb_agg(jsonb_build_object(
+			SELECT array_agg(jsonb_build_object(
 				'scenario', 'S3', 'relation', NULL,
 				'finding', 'transactions wait for their commit''s WAL flush more than they work',
 				'metric', 'share of active client samples waiting for the WAL flush',
@@ -415,7 +579,12 @@ BEGIN
 						  'is acceptable (never corruption): SET synchronous_commit = off in those sessions',
 				'measured', 'bench_multi_table, 8 clients, one single-row INSERT a transaction: 87-91 % of the '
 							'samples waited for the WAL; 29,865-33,093 rows/s logged, 321,877-358,685 rows/s '
-							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)'))
+							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)',
+				'verify', format('SELECT sum(samples) FILTER (WHERE lower(wait_event) IN (''walsync'', ''walwrite'')) AS flush, '
+								 'sum(samples) AS active FROM %s.wait_profile WHERE database = current_database() '
+								 'AND backend_type = ''client backend'' AND wait_event_type NOT IN (''Client'', ''Activity''); '
+								 '-- now and again after an hour of the changed workload: the growth in flush is under 0.3 '
+								 'of the growth in active (doc/diag.md, After the change)', ext)))
 			  FROM (SELECT sum(wp.samples) FILTER (WHERE wp.wait_event_type IN ('IO', 'LWLock')
 						   AND lower(wp.wait_event) IN ('walsync', 'walwrite')) AS flush,
 						   sum(wp.samples) AS active
@@ -425,105 +594,117 @@ BEGIN
 				   pg_stat_database sd
 			 WHERE sd.datname = current_database()
 			   AND p.active >= 100 AND p.flush >= 0.3 * p.active),
-			'[]');
+			'{}');
 	END IF;
 
-	-- S4: tables of 128 pages or more, with a non-unique B-tree whose
-	-- leading column groups rows (several rows a key in pg_stats)
-	FOR cand IN
-		SELECT c.oid AS tbl, ic.oid AS idx, ic.relname AS idxname, a.attname, format_type(a.atttypid, a.atttypmod) AS typ,
-			   pg_relation_size(c.oid) / current_setting('block_size')::bigint AS pages,
-			   c.reltuples, st.n_distinct, st.correlation, st.most_common_vals::text AS mcv,
-			   st.most_common_freqs AS freqs, st.attname IS NULL AS unanalyzed
+	-- S4: tables last measured at 128 pages or more (or never measured),
+	-- with a non-unique B-tree of every row whose first column is a plain
+	-- column of a core base type with a core operator class (the ones
+	-- index_key_scatter() reads), one index a column, the caller allowed to
+	-- read that column; not other sessions' temporary tables
+	FOR r IN
+		SELECT DISTINCT ON (i.indrelid, i.indkey[0])
+			   i.indrelid AS tbl, i.indexrelid AS idx, ic.relname AS idxname, a.attname, c.relpages
 		  FROM pg_index i
 		  JOIN pg_class ic ON ic.oid = i.indexrelid
 		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
 		  JOIN pg_class c ON c.oid = i.indrelid AND c.relkind IN ('r', 'm')
-		  JOIN pg_namespace n ON n.oid = c.relnamespace
 		  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
-		  -- a built-in base type: its input and equality are core's, where a
-		  -- domain's CHECK or a type of a role's own would run its code as the caller
 		  JOIN pg_type t ON t.oid = a.atttypid AND t.typtype = 'b'
 					   AND t.typnamespace = 'pg_catalog'::regnamespace
-		  LEFT JOIN pg_stats st ON st.schemaname = n.nspname AND st.tablename = c.relname
-							   AND st.attname = a.attname AND NOT st.inherited
-		 WHERE NOT i.indisunique AND i.indisvalid
-		   AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_toast'
+		  JOIN pg_opclass oc ON oc.oid = i.indclass[0] AND oc.opcintype = a.atttypid
+						   AND oc.opcnamespace = 'pg_catalog'::regnamespace
+		 WHERE NOT i.indisunique AND i.indisvalid AND i.indpred IS NULL
+		   AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+		   AND (c.relpersistence <> 't' OR c.relnamespace = pg_my_temp_schema())
+		   AND (c.relpages >= 128 OR c.reltuples < 0)
 		   AND has_column_privilege(c.oid, a.attnum, 'SELECT')
-		   AND pg_relation_size(c.oid) >= 128 * current_setting('block_size')::bigint
-		 ORDER BY c.oid, ic.oid
+		 ORDER BY i.indrelid, i.indkey[0], i.indexrelid
 	LOOP
-		IF cand.unanalyzed THEN
-			blind := blind || jsonb_build_object(
-				'relation', cand.tbl,
-				'finding', 'cannot see S4: no statistics of the key column',
-				'evidence', format('%s pages, no pg_stats row for column %I (index %s)',
-								   cand.pages, cand.attname, cand.idx::regclass),
-				'source', 'pg_stats',
-				'change', format('ANALYZE %s', cand.tbl::regclass));
-			CONTINUE;
-		END IF;
-		IF cand.mcv IS NULL OR cand.reltuples <= 0 THEN
-			CONTINUE;
-		END IF;
-		-- the most common keys, up to 5 and 50,000 estimated rows: their rows
-		-- and distinct heap blocks, read through the index
 		BEGIN
-			EXECUTE format(
-				'SELECT count(*), sum(g.n), sum(g.nb), sum(ceil(g.n / $2))'
-				'  FROM (SELECT count(*)::numeric AS n, count(DISTINCT ((ctid::text)::point)[0]::int8) AS nb'
-				'          FROM ONLY %1$s WHERE %2$I = ANY ($1::%3$s[]) GROUP BY %2$I) g',
-				cand.tbl::regclass, cand.attname, cand.typ)
-			INTO nkeys, rows_read, blocks_read, ideal
-			USING (SELECT array_agg(v) FROM (
-					   SELECT v, sum(f) OVER (ORDER BY o) * cand.reltuples AS upto
-						 FROM unnest(cand.mcv::text[], cand.freqs) WITH ORDINALITY AS m(v, f, o)
-						ORDER BY o LIMIT 5) k
-					WHERE k.upto <= 50000),
-				  cand.reltuples / cand.pages;
+			SELECT * INTO s FROM @extschema@.index_key_scatter(r.idx);
 		EXCEPTION WHEN OTHERS THEN
+			CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+			GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: reading the key''s rows failed',
+				'evidence', format('index %s: %s (SQLSTATE %s)', r.idx::regclass, err_msg, err_state),
+				'source', 'index_key_scatter()');
 			CONTINUE;
 		END;
-		CONTINUE WHEN rows_read IS NULL OR rows_read = 0 OR ideal IS NULL OR ideal = 0;
-		-- the sampled keys' blocks, against the blocks they would fill packed
-		amp := round(blocks_read / ideal, 2);
-		IF amp >= 4 THEN
+		IF s.state = 'locked' AND r.relpages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: the table or its index is locked by another session',
+				'evidence', format('index %s, %s pages when last measured: ACCESS SHARE could not be taken at once',
+								   r.idx::regclass, r.relpages),
+				'source', 'index_key_scatter(); pg_class');
+		ELSIF s.state = 'statistics hidden' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: row-level security hides the table''s statistics and rows from this role',
+				'evidence', format('%s pages; its policies apply to %I, so pg_stats shows nothing of column %I '
+								   'and its rows are not read', s.table_pages, current_user, r.attname),
+				'source', 'index_key_scatter(); pg_class.relrowsecurity',
+				'change', 'run the report as the table''s owner or a role with BYPASSRLS');
+		ELSIF s.state = 'no statistics' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: no statistics of the key column',
+				'evidence', format('%s pages, no statistics of column %I (index %s)',
+								   s.table_pages, r.attname, r.idx::regclass),
+				'source', 'pg_statistic',
+				'change', format('ANALYZE %s', r.tbl::regclass));
+		ELSIF s.state = 'ok' AND s.table_pages >= 128 AND s.packed_blocks > 0 THEN
+			-- the sampled keys' blocks, against the blocks they would fill packed
+			amp := round(s.heap_blocks::numeric / s.packed_blocks, 2);
+			CONTINUE WHEN amp < 4;
 			acc := acc || jsonb_build_object(
-				'scenario', 'S4', 'relation', cand.tbl,
-				'finding', format('the rows of one %I are scattered over the heap', cand.attname),
+				'scenario', 'S4', 'relation', r.tbl,
+				'finding', format('the rows of one %I are scattered over the heap', r.attname),
 				'metric', 'heap blocks per key / blocks its rows fill packed',
 				'value', amp, 'threshold', 4,
 				'evidence', format('the %s most common keys of %I: %s rows in %s heap blocks (a key''s blocks '
-								   'counted for each key) where packed they would fill %s; '
+								   'counted for each key) where packed they would fill %s%s; '
 								   'correlation %s, %s pages, about %s rows a page',
-								   nkeys, cand.attname, rows_read, blocks_read, ideal,
-								   round(cand.correlation::numeric, 2), cand.pages,
-								   round((cand.reltuples / cand.pages)::numeric)),
-				'source', format('the table''s rows of those keys, through index %s; pg_stats; pg_class', cand.idx::regclass),
+								   s.keys, r.attname, s.rows, s.heap_blocks, s.packed_blocks,
+								   CASE WHEN s.capped THEN ' (reading stopped at 50000 index entries)' ELSE '' END,
+								   coalesce(round(s.correlation::numeric, 2)::text, 'unknown'), s.table_pages,
+								   round(s.rows_per_page::numeric)),
+				'source', format('the table''s rows of those keys, read through index %s without the planner; '
+								 'pg_statistic; pg_class', r.idx::regclass),
 				'change', format('CLUSTER %s USING %s (an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered)',
-								 cand.tbl::regclass, quote_ident(cand.idxname)),
+								 r.tbl::regclass, quote_ident(r.idxname)),
 				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
 							'-> after CLUSTER 353 -> 2,474 on PostgreSQL 14 (7.0x), 73 -> 2,545 on 18 (34.7x) '
-							'(doc/results.md, S4)');
+							'(doc/results.md, S4)',
+				'verify', format('ANALYZE %s; SELECT round(heap_blocks::numeric / packed_blocks, 2) AS amplification '
+								 'FROM %s.index_key_scatter(%L::regclass); -- after the change: under 4',
+								 r.tbl::regclass, ext, r.idx::regclass::text));
 		END IF;
 	END LOOP;
 
+	-- findings first, worst first; one row a table and scenario (the worst)
 	RETURN QUERY
-	SELECT (row_number() OVER (ORDER BY r.blind, r.severity DESC NULLS LAST, r.scenario, r.relation))::integer,
-		   r.scenario, r.relation::regclass, r.finding, r.metric, r.value, r.threshold, r.evidence,
-		   r.source, r.change, r.measured
-	  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
-			  FROM jsonb_to_recordset(acc) AS x(scenario text, relation oid, finding text, metric text,
-											   value numeric, threshold numeric, evidence text,
-											   source text, change text, measured text)
-			UNION ALL
-			SELECT y.*, true, NULL
-			  FROM jsonb_to_recordset(blind) AS y(scenario text, relation oid, finding text, metric text,
-												 value numeric, threshold numeric, evidence text,
-												 source text, change text, measured text)) r
+	SELECT (row_number() OVER (ORDER BY f.blind, f.severity DESC NULLS LAST, f.scenario, f.relation))::integer,
+		   f.scenario, f.relation::regclass, f.finding, f.metric, f.value, f.threshold, f.evidence,
+		   f.source, f.change, f.measured, f.verify
+	  FROM (SELECT DISTINCT ON (u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END) u.*
+			  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
+					  FROM jsonb_to_recordset(to_jsonb(acc)) AS x(scenario text, relation oid, finding text, metric text,
+													   value numeric, threshold numeric, evidence text,
+													   source text, change text, measured text, verify text)
+					UNION ALL
+					SELECT y.*, true, NULL
+					  FROM jsonb_to_recordset(to_jsonb(blind)) AS y(scenario text, relation oid, finding text, metric text,
+														 value numeric, threshold numeric, evidence text,
+														 source text, change text, measured text, verify text)) u
+			 ORDER BY u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END,
+					  u.severity DESC NULLS LAST) f
 	 ORDER BY 1;
 END
 $fn$;
 
 COMMENT ON FUNCTION write_path_report() IS
-'the write-path problems S1-S4 found in what the collector, pg_stats and the catalog already measured, ranked: figures, their source, the threshold passed and the change to make; then what it cannot see';
+'the write-path problems S1-S4 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';

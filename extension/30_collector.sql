@@ -74,18 +74,20 @@ CREATE FUNCTION collector_info(
 	OUT wal_skipped_bytes bigint, OUT profile_evicted bigint,
 	OUT extend_evicted bigint, OUT split_evicted bigint,
 	OUT split_pruned bigint, OUT state text, OUT wal_lag_bytes bigint,
-	OUT wal_lag interval, OUT wal_retention text)
+	OUT wal_lag interval, OUT wal_retention text, OUT stats_restored boolean,
+	OUT stats_saved_at timestamptz, OUT stats_start_reason text)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION collector_info() IS
-'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, and how it keeps the WAL it has not read';
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, how it keeps the WAL it has not read, and whether its statistics go on from those saved at the last clean shutdown (and why not)';
 
 CREATE FUNCTION ordered_uuid_reset()
 RETURNS void
 AS 'MODULE_PATHNAME', 'ordered_uuid_reset'
-LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION ordered_uuid_reset() IS
 'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats and the dropped counters); superuser only unless granted';
@@ -159,7 +161,8 @@ GRANT SELECT ON wait_profile_detail, wait_history TO PUBLIC;
 -- The WAL per relation (1.4.0): which relation writes the WAL and its
 -- full-page images, from the records the collector reads for the split
 -- counts.  A record's bytes go to the relation of its first block reference;
--- relation_wal_info() holds what the rows add up to.
+-- relation_wal_info() holds what the rows add up to (1.5.2: with the counts
+-- of the entries evicted, however many were).
 
 CREATE FUNCTION ordered_uuid_relation_wal_stats(
 	OUT relation regclass, OUT fork text, OUT records bigint,
@@ -187,12 +190,15 @@ CREATE FUNCTION relation_wal_info(
 	OUT no_block_records bigint, OUT no_block_bytes bigint,
 	OUT pruned_records bigint, OUT pruned_bytes bigint,
 	OUT pruned_fpis bigint, OUT pruned_fpi_bytes bigint,
-	OUT entries bigint, OUT evicted bigint, OUT dropped_records bigint)
+	OUT entries bigint, OUT evicted bigint, OUT dropped_records bigint,
+	OUT evicted_records bigint, OUT evicted_bytes bigint,
+	OUT evicted_fpis bigint, OUT evicted_fpi_bytes bigint,
+	OUT relation_records bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'ordered_uuid_relation_wal_info'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION relation_wal_info() IS
-'the WAL the collector read since the last reset and how relation_wal_stats adds up to it: records without block references, counts pruned with their dropped relations, entries used, evicted, records dropped';
+'the WAL the collector read since the last reset and how relation_wal_stats adds up to it: records without block references, counts pruned with their dropped relations and evicted for lack of room, entries used, evicted, records dropped, and the records as the rows count them (once per relation fork)';
 
 GRANT SELECT ON relation_wal_stats TO PUBLIC;

@@ -51,7 +51,8 @@ CREATE FUNCTION bench_insert(
 	repeats int DEFAULT 1)
 RETURNS SETOF bench_insert_result
 AS 'MODULE_PATHNAME', 'bench_insert'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) IS
 'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density; with repeats, each generator runs that many times, interleaved with the others, and the figures are medians with the minimum and maximum of rows/s and seconds (scenario S1 of the documentation, doc/scenarios.md)';
@@ -89,10 +90,61 @@ CREATE FUNCTION bench_insert_distributed(
 	keep bool DEFAULT false)
 RETURNS SETOF bench_insert_distributed_result
 AS 'MODULE_PATHNAME', 'bench_insert_distributed'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) IS
 'bench_insert on a Citus cluster, run on the coordinator: each scratch table is distributed over shard_count shards, and WAL and full-page images per row add up every node (scenario S1 of the documentation, doc/scenarios.md)';
+
+-- bench_switch (1.6.0): S1 on a table that already holds random keys when
+-- its default becomes an ordered generator, beside a fresh table with the
+-- same default (src/bench_switch.c).  One row per generator and table, the
+-- switched table's first: prefill is 0 on the fresh table's row, and
+-- pages_vs_fresh (the index pages the switched table's new rows added over
+-- the fresh table's, per repetition) is on the switched table's.  The last
+-- three columns give each repetition's rows/s and pages, and where it ran
+-- in the call's sequence of runs.
+CREATE TYPE bench_switch_result AS (
+	generator text,
+	prefill bigint,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	pages_added bigint,
+	added_leaf_density float8,
+	pages_vs_fresh float8,
+	pages_vs_fresh_min float8,
+	pages_vs_fresh_max float8,
+	runs int,
+	top_wait_events text,
+	kept_table text,
+	rows_per_sec_runs float8[],
+	pages_added_runs bigint[],
+	run_order int[]
+);
+
+CREATE FUNCTION bench_switch(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()',
+									'uuid_striped_nextval(3600, right_edge => false)'],
+	prefill bigint DEFAULT 1000000,
+	rows bigint DEFAULT 500000,
+	from_generator text DEFAULT 'gen_random_uuid()',
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	repeats int DEFAULT 1,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_switch_result
+AS 'MODULE_PATHNAME', 'bench_switch'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) IS
+'switching a table of prefill from_generator keys (random by default) to each generator as its key, beside a fresh table with that key: index pages the new rows added and their leaf density, the growth over the fresh table''s (pages_vs_fresh), WAL and full-page images per row, rows/s; medians of interleaved repetitions (scenario S1 of the documentation, doc/scenarios.md)';
 
 CREATE TYPE bench_bulk_load_result AS (
 	clients int,
@@ -114,7 +166,8 @@ CREATE FUNCTION bench_bulk_load(
 	keep bool DEFAULT false)
 RETURNS bench_bulk_load_result
 AS 'MODULE_PATHNAME', 'bench_bulk_load'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_bulk_load(int, bigint, int, bool) IS
 'concurrent COPY-like batches into one unindexed table; rows/s, MB/s, relation extension lock waits and the top wait events, sampled by the leader (scenario S2 of the documentation, doc/scenarios.md)';
@@ -140,7 +193,8 @@ CREATE FUNCTION bench_multi_table(
 	keep bool DEFAULT false)
 RETURNS bench_multi_table_result
 AS 'MODULE_PATHNAME', 'bench_multi_table'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
 'single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader (scenario S3 of the documentation, doc/scenarios.md)';
@@ -174,7 +228,8 @@ CREATE FUNCTION bench_locality(
 	keep bool DEFAULT false)
 RETURNS SETOF bench_locality_result
 AS 'MODULE_PATHNAME', 'bench_locality'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
 'concurrent writers append the rows of many groups interleaved; then each group is read through an index as written, after CLUSTER and with a covering index (index-only scan), counting the heap and index blocks each read fetched, their amplification over the blocks the rows would fill packed, groups/s and each fix''s cost (scenario S4 of the documentation, doc/scenarios.md)';
@@ -182,7 +237,8 @@ COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
 CREATE FUNCTION bench_cleanup()
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bench_cleanup'
-LANGUAGE C VOLATILE PARALLEL UNSAFE;
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
 
 COMMENT ON FUNCTION bench_cleanup() IS
 'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';
@@ -194,3 +250,4 @@ REVOKE ALL ON FUNCTION bench_bulk_load(int, bigint, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_locality(int, int, int, int, int, bool) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench_cleanup() FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) FROM PUBLIC;

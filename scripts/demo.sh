@@ -3,10 +3,12 @@
 # PostgreSQL (the one PG_CONFIG names, else a PostgreSQL 18 build it fetches;
 # DEMO_PG=14..18 to choose another), show the generators, and compare primary-key
 # generators with one call of bench_insert (scenario S1 of doc/scenarios.md:
-# random vs ordered primary keys): a prefilled table per generator, then
-# measured single-row inserts committed in batches.
-# Prints the comparison table and a reading of it.  About 20 s on 2 cores once
-# the PostgreSQL build is fetched (18-30 s measured on a busy 2-core machine).
+# uuid_striped_nextval(), the default the README recommends, uuid_v7_nextval()
+# and gen_random_uuid()): a prefilled table per generator, then measured
+# single-row inserts committed in batches.
+# Prints the comparison table and a reading of it.  On 2 cores, with the
+# PostgreSQL build fetched before: 13 s at a load of 3-4 (12-19 s, 6 runs),
+# 23 s at 6-7 (19-29 s, 4 runs), most of it the build (doc/install.md).
 # What it runs is scripts/demo.sql.  It builds in a copy of the working tree,
 # so that it can run beside make test in the same checkout.
 #

@@ -300,6 +300,62 @@ ou_stock_major() {
 	echo "$m"
 }
 
+# ou_stock_decide: whether make test runs scripts/test-stock.sh, the tests
+# against the distribution's PostgreSQL.  That script installs the
+# distribution's postgresql-NN and postgresql-server-dev-NN where they are
+# missing; the development package needs the server's latest point release,
+# so an older installed server is upgraded, and Debian's upgrade restarts the
+# clusters that run on it.  So:
+#   OU_SKIP_STOCK=1 (any value but 0)  skip it;
+#   OU_SKIP_STOCK=0                    run it, installing what it needs
+#                                      without asking (.ci/run: CI has no
+#                                      terminal);
+#   unset                              run it when apt has nothing to
+#                                      install; otherwise ask when a terminal
+#                                      is attached (no answer in 5 minutes:
+#                                      no), and skip it when none is.
+# Sets OU_STOCK_RUN (1 to run it), OU_STOCK_MAJOR, OU_STOCK_MISSING (what it
+# installs) and OU_STOCK_WHY (why it is skipped, with how to run it).
+ou_stock_decide() {
+	OU_STOCK_RUN= OU_STOCK_MAJOR= OU_STOCK_MISSING=() OU_STOCK_WHY=
+	local skip=${OU_SKIP_STOCK:-} up answer
+	if [ -n "$skip" ] && [ "$skip" != 0 ]; then
+		OU_STOCK_WHY="OU_SKIP_STOCK=$skip"
+		return 0
+	fi
+	if ! command -v apt-get >/dev/null; then
+		OU_STOCK_WHY="no apt-get: the distribution's PostgreSQL cannot be installed here"
+		return 0
+	fi
+	OU_STOCK_MAJOR=$(ou_stock_major) || OU_STOCK_MAJOR=unknown
+	mapfile -t OU_STOCK_MISSING < <(ou_apt_missing "postgresql-$OU_STOCK_MAJOR" "postgresql-server-dev-$OU_STOCK_MAJOR")
+	if [ "$skip" = 0 ] || [ ${#OU_STOCK_MISSING[@]} = 0 ]; then
+		OU_STOCK_RUN=1
+		return 0
+	fi
+	if ! [ -t 0 ] || ! [ -t 2 ]; then
+		OU_STOCK_WHY="it would install ${OU_STOCK_MISSING[*]}, and no terminal is attached to ask; OU_SKIP_STOCK=0 runs it"
+		return 0
+	fi
+	# the upgrades as apt sees them with fresh package lists, as it will then
+	if [ -z "$ou_apt_updated" ] && ou_sudo apt-get update -qq >/dev/null 2>&1; then ou_apt_updated=1; fi
+	up=$(ou_apt_upgrades "${OU_STOCK_MISSING[@]}" | paste -sd, - | sed 's/,/, /g')
+	ou_log "make test ends with the tests against Debian's own PostgreSQL $OU_STOCK_MAJOR (scripts/test-stock.sh, about 4 minutes)."
+	ou_log "  For them it installs ${OU_STOCK_MISSING[*]}${up:+, which upgrades $up}."
+	[ -z "$up" ] || ou_log "  Debian's upgrade restarts the PostgreSQL $OU_STOCK_MAJOR clusters running on this machine."
+	printf '==> Install and run them? [y/N] (OU_SKIP_STOCK=0 runs them without asking, OU_SKIP_STOCK=1 skips them) ' >&2
+	answer=
+	if ! read -r -t 300 answer; then
+		echo >&2
+		OU_STOCK_WHY="no answer at the prompt within 5 minutes; OU_SKIP_STOCK=0 runs it"
+		return 0
+	fi
+	case $answer in
+	[yY] | [yY][eE][sS]) OU_STOCK_RUN=1 ;;
+	*) OU_STOCK_WHY="not confirmed at the prompt; OU_SKIP_STOCK=0 runs it" ;;
+	esac
+}
+
 # ou_stock_lock LABEL: hold, until this process exits, the lock that the
 # scripts installing into the distribution's PostgreSQL take (test-stock.sh,
 # build-deb.sh): two of them at once would overwrite each other's files or

@@ -24,7 +24,10 @@ for the views' own values, in the extension's schema ordered_uuid.  Checks, each
     unless an override gives one its own unit, and no two panels overlap;
   - the scraped counters equal the views' values: a view read before a scrape
     and again after it brackets the scraped value, and where the workload's
-    own rows did not move between the two reads, they are equal.
+    own rows did not move between the two reads, they are equal;
+  - the WAL per relation adds up in Prometheus: in one scrape, the relation
+    series plus the parts outside them (records without block references,
+    pruned, evicted: not 0, the test evicts) equal the totals of the WAL read.
 
 SAVE_JSON: write the dashboard queries' query_range results there (for
 doc/monitoring.png, drawn by scripts/monitoring_plot.py).
@@ -203,6 +206,19 @@ for metric, column in (("records", "records"), ("bytes", "wal_bytes"), ("fpi", "
     VIEWS[f"ordered_uuid_relation_wal_{metric}_total"] = (
         f"SELECT relation::text || '/' || fork, {column} FROM ordered_uuid.relation_wal_stats"
         " WHERE relation IS NOT NULL", ("relation", "fork"))
+# relation_wal_info(): the totals the rows add up to, and the parts of them
+# outside the rows (one series per part)
+PARTS = {"records": ("relation_records", ("no_block_records", "pruned_records", "evicted_records")),
+         "bytes": ("wal_bytes", ("no_block_bytes", "pruned_bytes", "evicted_bytes")),
+         "fpi": ("fpis", ("0", "pruned_fpis", "evicted_fpis")),
+         "fpi_bytes": ("fpi_bytes", ("0", "pruned_fpi_bytes", "evicted_fpi_bytes"))}
+for metric, (total, (no_block, pruned, evicted)) in PARTS.items():
+    VIEWS[f"ordered_uuid_relation_wal_all_{metric}_total"] = (
+        f"SELECT '', {total} FROM ordered_uuid.relation_wal_info()", None)
+    VIEWS[f"ordered_uuid_relation_wal_other_{metric}_total"] = (
+        f"SELECT p.part, p.v FROM ordered_uuid.relation_wal_info() w,"
+        f" LATERAL (VALUES ('no_block', {no_block}), ('pruned', {pruned}), ('evicted', {evicted})) p (part, v)",
+        "part")
 # the workload's own rows: quiet once it is done, so the reads must agree
 # (schema-qualified: public is not on the exporter's search_path); S1's
 # index has full-page images (the checkpoints between its batches)
@@ -266,5 +282,34 @@ if at is not None:
         b, g, a = before[name].get(k), got[name].get(k), after[name].get(k)
         report(f"{name}{{{k}}} scraped equals the view at a quiet moment ({g})",
                b is not None and b > 0 and b == a == g, f"view {b}, scraped {g}, view again {a}")
+
+# ---- the WAL per relation adds up, through Prometheus -----------------------------
+# The relation series plus the parts outside them equal the totals of the WAL
+# read, for each measure, in one scrape.  The exporter runs its queries one
+# after another: a scrape during which the worker added a slice of WAL may be
+# off, so wait (at most 30 s) for one that adds up.  The test evicted entries
+# (ordered_uuid.max_entries below the relation files it wrote): the evicted
+# part is not 0.
+evicted = query('ordered_uuid_relation_wal_other_bytes_total{part="evicted"}')
+report("entries of relation_wal_stats were evicted, their bytes kept in the evicted part",
+       len(evicted) == 1 and evicted[0][1] > 0, str(evicted))
+off = {}
+deadline = time.time() + 30
+last = None
+while time.time() < deadline:
+    ts = query("max(timestamp(ordered_uuid_relation_wal_all_bytes_total))")
+    if ts and ts[0][1] != last:
+        last = ts[0][1]
+        off = {}
+        for metric in PARTS:
+            got = query(f"sum(ordered_uuid_relation_wal_{metric}_total)"
+                        f" + sum(ordered_uuid_relation_wal_other_{metric}_total)"
+                        f" - sum(ordered_uuid_relation_wal_all_{metric}_total)")
+            off[metric] = got[0][1] if got else None
+        if all(v == 0 for v in off.values()):
+            break
+    time.sleep(0.5)
+report("the relation series plus the other parts equal the WAL read (records, bytes, fpi, fpi_bytes)",
+       bool(off) and all(v == 0 for v in off.values()), f"series + parts - totals: {off}")
 
 sys.exit(report.summary("monitoring"))

@@ -510,7 +510,7 @@ def made_objects(c_stmts, c_where):
     return made
 
 
-def object_statements(c_sql, obj, by_target, c_only, where):
+def object_statements(c_sql, obj, by_target, c_only, anywhere, where):
     """The SQL edition's statements for the C statement that makes obj, and
     the kinds of attached statements (COMMENT, GRANT) it replaces."""
     bodies = by_target.get(('body', obj), [])
@@ -528,8 +528,8 @@ def object_statements(c_sql, obj, by_target, c_only, where):
         p.used = True
     if bodies:
         if len(bodies) == 1 and not bodies[0].cond:
-            return [body_statement(c_sql, bodies[0], c_only)], set()
-        return [variants_statement(c_sql, bodies, c_only)], set()
+            return [body_statement(c_sql, bodies[0], anywhere)], set()
+        return [variants_statement(c_sql, bodies, anywhere)], set()
     if others[0].kind == 'shared':
         return [c_sql.strip()], set()
     kinds = set()
@@ -546,11 +546,14 @@ def assemble(without=(), only=None):
     only: the objects to keep (the synthetic versions of the tests)."""
     concerns = []
     all_pieces = []
-    for c_path, s_path in concern_pairs():
+    pairs = [(c_path, s_path, read_pieces(s_path)) for c_path, s_path in concern_pairs()]
+    # what is left to the C edition anywhere (a planner support function of
+    # one concern may be attached to functions of another)
+    anywhere = set(p.target for _, _, (_, pieces) in pairs for p in pieces if p.kind == 'c-only')
+    for c_path, s_path, (header, pieces) in pairs:
         c_where = os.path.relpath(c_path, ROOT)
         with open(c_path) as f:
             c_stmts = split_statements(f.read(), c_where)
-        header, pieces = read_pieces(s_path)
         all_pieces += pieces
         c_only, whole, by_target = index_pieces(pieces)
         made = made_objects(c_stmts, c_where)
@@ -579,7 +582,7 @@ def assemble(without=(), only=None):
                     p.used = True
                     for stmt in p.statements:
                         emit([stmt], statement_object(stmt)[1])
-                stmts, replaced[obj] = object_statements(sql, obj, by_target, c_only,
+                stmts, replaced[obj] = object_statements(sql, obj, by_target, c_only, anywhere,
                                                          '%s (in %s)' % (c_where, os.path.relpath(s_path, ROOT)))
                 if stmts is not None:
                     emit(stmts, obj)

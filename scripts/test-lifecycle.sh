@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # scripts/test-lifecycle.sh [PG_CONFIG|MAJOR] [WORKDIR] -- the collector and
-# the WAL diagnostics across a server's life, with real servers: a restart, a
-# crash (kill -9 of a backend), a physical standby, its promotion to a new
-# timeline, and pg_upgrade from this version (and from OU_UPGRADE_FROM, the
-# pg_config of an older version, when set: scripts/test.sh sets it to the
-# first version's on the last).  Called by scripts/test-one.sh once per version (with
+# the WAL diagnostics across a server's life, with real servers: a restart
+# (the statistics saved and restored; files not to be trusted, a full disk,
+# an immediate stop), a crash (kill -9 of a backend), a physical standby, its
+# promotion to a new timeline, and pg_upgrade from this version (and from
+# OU_UPGRADE_FROM, the pg_config of an older version, when set:
+# scripts/test.sh sets it to the first version's on the last).  Called by scripts/test-one.sh once per version (with
 # OU_LIFECYCLE_BUILT=1: the extension is built and installed already); run
 # alone it fetches PostgreSQL MAJOR (default 18) and builds and installs the
 # extension first.
@@ -22,7 +23,11 @@ work=${2:-$(mktemp -d /tmp/ou-lifecycle.XXXXXX)}
 wait_s=${OU_LC_WAIT:-60}
 bindir=$("$pg_config" --bindir)
 label=$("$pg_config" --version)
-[ -n "${OU_LIFECYCLE_BUILT:-}" ] || ou_use_pg "$pg_config" "-Wall -Werror"
+if [ -z "${OU_LIFECYCLE_BUILT:-}" ]; then
+	ou_use_pg "$pg_config" "-Wall -Werror"
+	make -s -C test/module PG_CONFIG="$pg_config" PG_CFLAGS="-Wall -Werror" >/dev/null
+	ou_sudo make -s install-test-module PG_CONFIG="$pg_config" >/dev/null
+fi
 export PATH LD_LIBRARY_PATH
 PATH=$bindir:$PATH
 LD_LIBRARY_PATH=$(ou_libpath "$pg_config")
@@ -117,7 +122,7 @@ walrel_sql="SELECT 'range ' || wal_start || ' ' || wal_reached || ' ' || pruned_
 	UNION ALL SELECT tablespace || '/' || datid || '/' || relfilenode || '/' || fork || ' ' || records || '|'
 		|| wal_bytes || '|' || fpis || '|' || fpi_bytes FROM relation_wal_stats"
 relation_wal_exact() {
-	local i rows r1 start end bs rc=0 detail
+	local i rows r1 start end bs seg rc=0 detail
 	for ((i = 0; i < wait_s * 5; i++)); do
 		rows=$(sql "$2" "$walrel_sql" 2>/dev/null) || rows=
 		r1=$(sql "$2" "SELECT 'range ' || wal_start || ' ' || wal_reached FROM relation_wal_info()" 2>/dev/null) || r1=
@@ -126,7 +131,12 @@ relation_wal_exact() {
 	done
 	read -r _ start end _ <<<"$(grep '^range ' <<<"$rows")"
 	bs=$(sql "$2" "SELECT current_setting('block_size')")
-	detail=$(ou_as_server_user "$bindir/pg_waldump" -p "$2/data/pg_wal" -t "$3" -b -s "$start" -e "$end" 2>&1 |
+	# the segments holding start and end named (start "+ 1": pg_walfile_name()
+	# names the segment before a segment's first byte); without them
+	# pg_waldump takes its segment size from whichever file it lists first,
+	# which may be one made ahead, all zeros ("invalid WAL segment size")
+	seg=$(sql "$2" "SELECT pg_walfile_name('$start'::pg_lsn + 1) || ' ' || pg_walfile_name('$end')")
+	detail=$(ou_as_server_user "$bindir/pg_waldump" -p "$2/data/pg_wal" -t "$3" -b -s "$start" -e "$end" $seg 2>&1 |
 		awk -v bs="$bs" -v view="$rows" '
 		/^rmgr:/ { match($0, /len \(rec\/tot\): *[0-9]+\/ *[0-9]+/); t = substr($0, RSTART, RLENGTH);
 			sub(/.*\/ */, "", t); tot = t; nb = 0; split("", seen); next }
@@ -160,39 +170,8 @@ sql "$primary" "CREATE EXTENSION ordered_uuid" >/dev/null
 sql "$primary" "CREATE EXTENSION pgstattuple" >/dev/null
 await "$primary" "SELECT state = 'running' FROM collector_info()"
 
-# ---- restart: the statistics live in shared memory and start over ----------
-sql "$primary" "CREATE TABLE a (id int PRIMARY KEY); INSERT INTO a SELECT generate_series(1, 20000)"
-caught_up "$primary"
-exact "before a restart: a's splits counted exactly" "$primary" a_pkey
-# the WAL per relation equals pg_waldump's, through TRUNCATE, VACUUM FULL,
-# an immediate checkpoint and a random-key index after it
-for q in "SELECT ordered_uuid_reset()" "CREATE TABLE w (id uuid PRIMARY KEY, doc text)" \
-	"ALTER TABLE w ALTER doc SET STORAGE EXTERNAL" \
-	"INSERT INTO w SELECT gen_random_uuid(), repeat('d', 3000) FROM generate_series(1, 2000)" "TRUNCATE w" \
-	"INSERT INTO w SELECT gen_random_uuid(), 'd' FROM generate_series(1, 5000)" "VACUUM FULL w" "CHECKPOINT" \
-	"INSERT INTO w SELECT gen_random_uuid(), 'd' FROM generate_series(1, 5000)"; do
-	sql "$primary" "$q" >/dev/null
-done
-caught_up "$primary"
-relation_wal_exact "relation_wal_stats equals pg_waldump per relation file (records, bytes, images)" "$primary" 1
-old_pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
-stop "$primary"
-t_restart=$(date -u '+%Y-%m-%d %H:%M:%S+00')
-start "$primary"
-await "$primary" "SELECT state = 'running' FROM collector_info()"
-check "after a restart: a new worker, statistics reset at the start" "$primary" \
-	"SELECT worker_pid <> $old_pid AND stats_reset >= '$t_restart' AND split_pruned = 0 FROM collector_info()"
-check "after a restart: a's counts start over (none until it splits again)" "$primary" \
-	"SELECT count(*) = 0 FROM index_split_stats WHERE index = 'a_pkey'::regclass"
-sql "$primary" "CREATE TABLE b (id int PRIMARY KEY); INSERT INTO b SELECT generate_series(1, 20000)"
-caught_up "$primary"
-exact "after a restart: a new index's splits counted exactly" "$primary" b_pkey
-
-# ---- retention: a checkpoint while the worker is stalled loses nothing -----
 # The worker is stopped (SIGSTOP) while it sleeps in its latch wait, so it
-# holds no lock; the WAL it has not read then goes past a checkpoint that
-# may recycle it (the server runs with wal_keep_size 0 here).  stall /
-# unstall:
+# holds no lock and reads no WAL meanwhile.  stall / unstall:
 stall() {
 	local pid i
 	pid=$(sql "$primary" "SELECT worker_pid FROM collector_info()")
@@ -208,7 +187,7 @@ stall() {
 	done
 	report "stall the collector in its latch wait" 1 "gave up"
 }
-unstall() { kill -CONT "$stalled"; }
+unstall() { kill -CONT "$stalled" 2>/dev/null || true; }
 # set NAME=VALUE... (VALUE DEFAULT resets) and reload
 set_conf() {
 	local kv
@@ -221,6 +200,209 @@ set_conf() {
 	done
 	sql "$primary" "SELECT pg_reload_conf()" >/dev/null
 }
+# stop the primary while its worker is stalled: the shutdown's SIGTERM is
+# pending (ShdPnd, bit 15) before it runs again, so it reads no more WAL
+stop_stalled() {
+	local i stopper
+	ou_as_server_user "$bindir/pg_ctl" -D "$primary/data" -m fast -w -t "$wait_s" stop >/dev/null 2>&1 &
+	stopper=$!
+	for ((i = 0; i < wait_s * 20; i++)); do
+		[ -e "/proc/$stalled" ] || break
+		(($(printf '%d' "0x$(sed -n 's/^ShdPnd:\t//p' "/proc/$stalled/status" 2>/dev/null || echo 0)") & 0x4000)) && break
+		sleep 0.05
+	done
+	unstall
+	wait "$stopper" || report "stop the primary while its worker is stalled" 1 "pg_ctl stop failed"
+}
+
+# ---- restart: the statistics outlive a clean shutdown, as core's ----------
+# The WAL per relation equals pg_waldump's, through TRUNCATE, VACUUM FULL,
+# an immediate checkpoint and a random-key index after it, and on across a
+# clean restart; z is dropped in the last moments before the shutdown, while
+# the worker reads nothing: it reads the drop after the restart and prunes z.
+for q in "SELECT ordered_uuid_reset()" "CREATE TABLE w (id uuid PRIMARY KEY, doc text)" \
+	"ALTER TABLE w ALTER doc SET STORAGE EXTERNAL" \
+	"INSERT INTO w SELECT gen_random_uuid(), repeat('d', 3000) FROM generate_series(1, 2000)" "TRUNCATE w" \
+	"INSERT INTO w SELECT gen_random_uuid(), 'd' FROM generate_series(1, 5000)" "VACUUM FULL w" "CHECKPOINT" \
+	"INSERT INTO w SELECT gen_random_uuid(), 'd' FROM generate_series(1, 5000)" \
+	"CREATE TABLE a (id int PRIMARY KEY)" "INSERT INTO a SELECT generate_series(1, 20000)" \
+	"CREATE TABLE z (id int PRIMARY KEY)" "INSERT INTO z SELECT generate_series(1, 20000)"; do
+	sql "$primary" "$q" >/dev/null
+done
+sql "$primary" "CREATE DATABASE zdb" >/dev/null
+psql -XAtq -v ON_ERROR_STOP=1 -h "$primary" -p "$port" -U postgres -d zdb \
+	-c "CREATE TABLE zz (id int PRIMARY KEY); INSERT INTO zz SELECT generate_series(1, 20000)" >/dev/null
+caught_up "$primary"
+exact "before a restart: a's splits counted exactly" "$primary" a_pkey
+relation_wal_exact "relation_wal_stats equals pg_waldump per relation file (records, bytes, images)" "$primary" 1
+z_nodes=$(sql "$primary" "SELECT pg_relation_filenode('z') || ', ' || pg_relation_filenode('z_pkey')")
+zdb=$(sql "$primary" "SELECT oid FROM pg_database WHERE datname = 'zdb'")
+IFS='|' read -r old_pid reset0 pruned0 <<<"$(sql "$primary" "SELECT concat_ws('|', worker_pid, stats_reset, split_pruned) FROM collector_info()")"
+# (DROP DATABASE waits for every process, the worker too: not while stalled)
+sql "$primary" "DROP DATABASE zdb"
+stall
+sql "$primary" "DROP TABLE z"
+stop_stalled
+start "$primary"
+await "$primary" "SELECT state = 'running' FROM collector_info()"
+caught_up "$primary"
+check "after a clean restart: the statistics go on (restored, stats_reset kept), with a new worker" "$primary" \
+	"SELECT stats_restored AND stats_saved_at IS NOT NULL AND stats_start_reason LIKE 'restored%'
+		AND worker_pid <> $old_pid AND stats_reset::text = '$reset0' FROM collector_info()"
+exact "after a clean restart: a's splits go on, exactly" "$primary" a_pkey
+check "after a clean restart: z, dropped while the worker read nothing before the shutdown, and database zdb are pruned" "$primary" \
+	"SELECT split_pruned > $pruned0
+		AND NOT EXISTS (SELECT FROM relation_wal_stats WHERE relfilenode IN ($z_nodes) OR datid = $zdb)
+		AND NOT EXISTS (SELECT FROM index_split_stats WHERE relfilenode IN ($z_nodes) OR datid = $zdb) FROM collector_info()"
+relation_wal_exact "after a clean restart: relation_wal_stats equals pg_waldump from before the restart to after it" "$primary" 1
+sql "$primary" "CREATE TABLE b (id int PRIMARY KEY); INSERT INTO b SELECT generate_series(1, 20000)"
+caught_up "$primary"
+exact "after a restart: a new index's splits counted exactly" "$primary" b_pkey
+
+# ---- full tables across a clean restart; files not to be trusted ----------
+# Made-up entries (of databases that do not exist: nothing else touches
+# them) in every table, the detailed profile on, stats_reset two hours back
+# as after a long run.
+sql "$primary" "CREATE FUNCTION ou_test_collector_fill(int, timestamptz) RETURNS bigint
+	AS 'ordered_uuid_test', 'ou_test_collector_fill' LANGUAGE C" >/dev/null
+made_up="SELECT count(*) || ' ' || md5(string_agg(r, ',' ORDER BY r)) FROM (
+	SELECT concat_ws(':', 'p', datid, samples, est_time) AS r FROM wait_profile WHERE datid::bigint >= 4200000000
+	UNION ALL SELECT concat_ws(':', 'e', datid, relid, waits, samples, est_wait_time, max_waiters, last_wait)
+	  FROM extend_lock_stats WHERE datid::bigint >= 4200000000
+	UNION ALL SELECT concat_ws(':', 's', datid, tablespace, relfilenode, leaf_splits, upper_splits, root_splits)
+	  FROM index_split_stats WHERE datid::bigint >= 4200000000
+	UNION ALL SELECT concat_ws(':', 'w', datid, relfilenode, fork, records, wal_bytes, fpis, fpi_bytes)
+	  FROM relation_wal_stats WHERE datid::bigint >= 4200000000
+	UNION ALL SELECT concat_ws(':', 'd', datid, queryid, userid, samples, est_time)
+	  FROM wait_profile_detail WHERE datid::bigint >= 4200000000) x"
+no_history="SELECT count(*) = 0 FROM write_path_report() WHERE finding LIKE 'too little history%'"
+# restart_with OPTION...: a clean restart with the usual settings and these
+restart_with() {
+	stop "$primary"
+	ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}" "$@"
+	await "$primary" "SELECT state = 'running' FROM collector_info()"
+}
+restart_with ordered_uuid.max_entries=4000 ordered_uuid.profile_queries=on
+check "a restart that turns the detailed profile on: the rest restored, the detailed profile afresh" "$primary" \
+	"SELECT stats_restored AND stats_start_reason LIKE 'restored%wait_profile_detail afresh: it was off at the last shutdown' FROM collector_info()"
+sql "$primary" "SELECT ou_test_collector_fill(2000, now() - interval '2 hours')" >/dev/null
+before=$(sql "$primary" "$made_up")
+# tranche_rows NAME: the made-up samples on the collector's tranche show as NAME
+tranche_rows() {
+	echo "SELECT count(*) = 200 AND bool_and(wait_event_type = 'LWLock' AND wait_event = '$1')
+	   FROM wait_profile WHERE datid::bigint >= 4200000000 AND (datid::bigint - 4200000000) % 10 = 0"
+}
+check "before a clean restart: the samples on the collector's own LWLock tranche show its name" "$primary" \
+	"$(tranche_rows ordered_uuid)"
+check "write_path_report() before a clean restart: two hours of history" "$primary" "$no_history"
+restart_with ordered_uuid.max_entries=4000 ordered_uuid.profile_queries=on
+check "after a clean restart: every made-up entry of the five tables back, unchanged (${before%% *} entries)" "$primary" \
+	"SELECT ($made_up) = '$before' AND '$before' LIKE '10000 %'"
+check "after a clean restart: an extension's LWLock tranche (an id given out at start) is LWLock / extension, its samples kept" "$primary" \
+	"$(tranche_rows extension)"
+check "write_path_report() after a clean restart keeps its history" "$primary" "$no_history"
+# a smaller max_entries: each table keeps its most recently used entries;
+# the WAL counts of those left out go to relation_wal_info()'s evicted ones
+evicted0=$(sql "$primary" "SELECT evicted_records FROM relation_wal_info()")
+restart_with ordered_uuid.max_entries=1000 ordered_uuid.profile_queries=on
+check "a restart with a smaller max_entries keeps each table's 1000 most recently used entries, the rest counted as evicted" "$primary" \
+	"SELECT c.extend_entries <= 1000 AND c.split_entries <= 1000 AND c.extend_evicted >= 2000 - e.n
+		AND e.lo = 4200000000 + 2000 - e.n AND s.lo = 4200000000 + 2000 - s.n AND e.n > 500 AND s.n > 500
+	   FROM collector_info() c,
+			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM extend_lock_stats WHERE datid::bigint >= 4200000000) e,
+			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM index_split_stats WHERE datid::bigint >= 4200000000) s"
+check "... and the WAL counts of the made-up relation_wal_stats entries left out are in its evicted totals" "$primary" \
+	"SELECT w.n <= 1000 AND w.lo = 4200000000 + 2000 - w.n
+		AND i.evicted_records - $evicted0 >= (2000 - w.n) * (2000 - w.n + 1) / 2
+	   FROM relation_wal_info() i,
+			(SELECT count(*) AS n, min(datid::bigint) AS lo FROM relation_wal_stats WHERE datid::bigint >= 4200000000) w"
+# files not to be trusted: ignored with a LOG line, the statistics afresh,
+# the file gone
+file=$primary/data/pg_stat/ordered_uuid.stat
+logged=0
+# ignored WHAT REASON: after a start, the file was ignored for REASON
+ignored() {
+	local got rc=0 lines
+	got=$(sql "$primary" "SELECT stats_start_reason FROM collector_info() WHERE NOT stats_restored" 2>&1) || true
+	[[ $got == "afresh: the saved statistics were ignored because $2"* ]] || rc=1
+	lines=$(grep -c "ignoring the collector's saved statistics in file" "$primary/server.log" || true)
+	[ "$lines" -gt "$logged" ] && [ ! -e "$file" ] || rc=1
+	logged=$lines
+	report "$1" $rc "$got"
+}
+stop "$primary"
+# (the byte in the middle of the entries, complemented)
+off=$(($(stat -c %s "$file") / 2))
+byte=$(od -An -tu1 -j "$off" -N1 "$file")
+printf "\\$(printf %03o $((255 - byte)))" | dd of="$file" bs=1 seek="$off" conv=notrunc status=none
+restart_with
+ignored "a file with one byte changed is ignored" "the file's checksum does not match its contents"
+stop "$primary"
+truncate -s -100 "$file"
+restart_with
+ignored "a truncated file is ignored" "the file is truncated or too long"
+# a file made to pass the checksum, with a fork number out of range (which
+# names the fork from an array of four): checked and ignored, never used.
+# The header (collector_persist.h): header_size at byte 12, entry_size[5] at
+# 48, entries[5] at 72; the WAL per relation is the fourth table, the fork
+# number 12 bytes into its entry; then the CRC-32C of all before it.
+sql "$primary" "CREATE TABLE fork_t AS SELECT 1 AS x" >/dev/null
+caught_up "$primary"
+stop "$primary"
+perl -e '
+	open my $f, "+<:raw", $ARGV[0] or die "$ARGV[0]: $!";
+	local $/; my $d = <$f>;
+	my $hs = unpack "V", substr($d, 12, 4);
+	my @size = unpack "V5", substr($d, 48, 20);
+	my @n = unpack "Q<5", substr($d, 72, 40);
+	die "no entry of relation_wal_stats\n" unless $n[3];
+	substr($d, $hs + $n[0] * $size[0] + $n[1] * $size[1] + $n[2] * $size[2] + 12, 4) = pack "l<", 99;
+	my @t = map { my $c = $_; $c = $c & 1 ? ($c >> 1) ^ 0x82F63B78 : $c >> 1 for 1 .. 8; $c } 0 .. 255;
+	my $c = 0xFFFFFFFF;
+	$c = $t[($c ^ $_) & 0xFF] ^ ($c >> 8) for unpack "C*", substr($d, 0, -4);
+	substr($d, -4) = pack "V", $c ^ 0xFFFFFFFF;
+	seek $f, 0, 0; print $f $d; close $f or die;' "$file"
+restart_with
+ignored "a file with a valid checksum and a fork number out of range is ignored" \
+	"an entry of the file's relation_wal_stats is invalid"
+# the server runs meanwhile without the library: relations dropped then
+# would come back under their old counts
+stop "$primary"
+ou_server_start "$pg_config" "$primary" "$port" wal_level=replica max_wal_senders=4
+restart_with
+ignored "a file saved before the server ran without the library is ignored" "the file was saved at checkpoint"
+# a full disk at the shutdown loses the file, not the shutdown
+if [ -c /dev/full ]; then
+	ln -s /dev/full "$file.tmp"
+	rc=0
+	ou_as_server_user "$bindir/pg_ctl" -D "$primary/data" -m fast -w -t "$wait_s" stop >/dev/null || rc=1
+	grep -q 'could not write file "pg_stat/ordered_uuid.stat.tmp": No space left on device' "$primary/server.log" || rc=1
+	[ ! -e "$file" ] && [ ! -L "$file.tmp" ] || rc=1
+	report "a full disk at a shutdown (the file written to /dev/full): the shutdown completes, the file is lost, with a LOG line" $rc
+	ou_server_start "$pg_config" "$primary" "$port" "${opts[@]}"
+	await "$primary" "SELECT state = 'running' FROM collector_info()"
+	check "after it: the statistics start afresh, as none were saved" "$primary" \
+		"SELECT NOT stats_restored AND stats_start_reason LIKE 'afresh: no saved statistics%' FROM collector_info()"
+else
+	report "a full disk at a shutdown # SKIP no /dev/full" 0
+fi
+# ordered_uuid.save_statistics = off: nothing saved
+set_conf ordered_uuid.save_statistics=off
+stop "$primary"
+rc=0
+[ ! -e "$file" ] || rc=1
+report "save_statistics = off: nothing saved at a clean shutdown" $rc
+restart_with
+check "save_statistics = off: the statistics start afresh, and say why" "$primary" \
+	"SELECT NOT stats_restored AND stats_start_reason = 'afresh: ordered_uuid.save_statistics is off' FROM collector_info()"
+set_conf ordered_uuid.save_statistics=DEFAULT
+# an immediate stop is a crash to the statistics, as to core's
+ou_as_server_user "$bindir/pg_ctl" -D "$primary/data" -m immediate -w -t "$wait_s" stop >/dev/null
+restart_with
+check "after an immediate stop: the statistics start afresh, and say why" "$primary" \
+	"SELECT NOT stats_restored AND stats_start_reason LIKE 'afresh: the server did not shut down cleanly%' FROM collector_info()"
+
+# ---- retention: a checkpoint while the worker is stalled loses nothing -----
 # churn, a burst into a live index, a WAL switch and an immediate checkpoint
 # while the worker reads nothing: every split is counted once it goes on
 burst_while_stalled() {
@@ -431,6 +613,9 @@ check_soon "after a crash: one slot of ours, the new worker's" "$primary" \
 rc=0
 grep -q "all server processes terminated; reinitializing" "$primary/server.log" || rc=$?
 report "after a crash: the server reinitialised (its log says so)" $rc
+check "after a crash: the statistics start afresh, and say why" "$primary" \
+	"SELECT NOT stats_restored AND stats_start_reason = 'afresh: the server reinitialised after a server process crashed'
+	   FROM collector_info()"
 sql "$primary" "CREATE TABLE c (id int PRIMARY KEY); INSERT INTO c SELECT generate_series(1, 20000)"
 caught_up "$primary"
 exact "after a crash: a new index's splits counted exactly" "$primary" c_pkey
@@ -445,6 +630,8 @@ start "$standby"
 await "$standby" "SELECT pg_is_in_recovery()"
 check "standby: collector_info() says it is in recovery, with no worker" "$standby" \
 	"SELECT state = 'recovery' AND worker_pid IS NULL FROM collector_info()"
+check "standby: nothing of the primary's statistics came with the base backup, and it says so" "$standby" \
+	"SELECT NOT stats_restored AND stats_start_reason = 'afresh: the server starts from a base backup' FROM collector_info()"
 rc=0
 sql "$standby" "SELECT count(*) FROM index_split_stats" 2>&1 | grep "does not run during recovery" >/dev/null || rc=$?
 report "standby: the views say why they are empty (a NOTICE)" $rc
@@ -475,6 +662,17 @@ check "standby: index_splits() from inside a WAL switch's padding equals pgstati
 		FROM index_splits('$sw'::pg_lsn + 8192) s, pgstatindex('g_pkey') i
 	  WHERE s.relfilenode = pg_relation_filenode('g_pkey')"
 
+# a standby keeps what it had across a clean restart (made-up entries: the
+# worker does not run there)
+quiet="SET client_min_messages = warning;"
+sql "$standby" "SELECT ou_test_collector_fill(10, NULL)" >/dev/null
+stop "$standby"
+start "$standby"
+await "$standby" "SELECT pg_is_in_recovery()"
+check "standby: a clean restart keeps what it had (restored: its 10 made-up entries)" "$standby" \
+	"$quiet SELECT c.stats_restored AND (SELECT count(*) FROM extend_lock_stats WHERE datid::bigint >= 4200000000) = 10
+	   FROM collector_info() c"
+
 # ---- promotion: a new timeline; splits counted across the switch ------------
 lsn0=$(sql "$primary" "CREATE TABLE e (id int PRIMARY KEY); SELECT pg_current_wal_flush_lsn()" | tail -n 1)
 sql "$primary" "INSERT INTO e SELECT generate_series(1, 20000)"
@@ -494,6 +692,9 @@ check "promotion: index_splits() across the timeline switch equals pgstatindex" 
 await "$standby" "SELECT state = 'running' FROM collector_info()"
 check "promotion: the collector runs on the new primary" "$standby" \
 	"SELECT state = 'running' AND worker_pid IS NOT NULL FROM collector_info()"
+check "promotion: the new primary starts its own statistics (the standby's dropped), and says why" "$standby" \
+	"SELECT NOT stats_restored AND stats_start_reason LIKE 'afresh: the server is on timeline 2, the saved statistics were of timeline 1%'
+		AND NOT EXISTS (SELECT FROM extend_lock_stats WHERE datid::bigint >= 4200000000) FROM collector_info()"
 caught_up "$standby"
 sql "$standby" "CREATE TABLE f (id int PRIMARY KEY); INSERT INTO f SELECT generate_series(1, 20000)"
 caught_up "$standby"
@@ -543,8 +744,17 @@ upgrade() {
 		tail -n 20 "$nd"/data/pg_upgrade_output.d/*/log/pg_upgrade_server.log 2>/dev/null | sed 's/^/#   /'
 		return 0
 	}
+	# what the old cluster saved at its last clean shutdown (pg_upgrade's own
+	# starts leave it alone), copied into the new one, is not taken
+	rc=0
+	[ -f "$od/data/pg_stat/ordered_uuid.stat" ] && cp "$od/data/pg_stat/ordered_uuid.stat" "$nd/data/pg_stat/" &&
+		chown "$OU_SERVER_USER" "$nd/data/pg_stat/ordered_uuid.stat" || rc=1
+	report "$what: the old cluster's saved statistics are there to be copied" $rc
 	ou_server_start "$pg_config" "$nd" "$port"
 	await "$nd" "SELECT state = 'running' FROM collector_info()"
+	check "$what: nothing of the collector's statistics survives (the old cluster's file, copied over, is ignored)" "$nd" \
+		"SELECT NOT stats_restored AND stats_start_reason LIKE 'afresh: the saved statistics were ignored because the file was written by %'
+			AND extend_entries = 0 FROM collector_info()"
 	if [ "$old_major" -ge 17 ]; then
 		# the logical slot came along and fills max_replication_slots
 		retention='none: no free replication slot'

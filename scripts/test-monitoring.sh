@@ -8,7 +8,9 @@
 # (inserts of random keys into an indexed table: leaf splits) and an S2 one
 # (four sessions inserting into one table queue on its extension lock, held by
 # the test module meanwhile), then scripts/monitoring_check.py through
-# Prometheus' HTTP API.  The extension sits in schema ordered_uuid, the
+# Prometheus' HTTP API.  Before them, 300 tables written with
+# ordered_uuid.max_entries = 200 evict entries of relation_wal_stats, whose
+# counts must still add up to the WAL read.  The extension sits in schema ordered_uuid, the
 # exporter's role has the search_path Debian's exporter README recommends
 # (prometheus, pg_catalog: without the extension's schema).  Then
 # scripts/monitoring_plant.py plants objects named like everything the
@@ -127,7 +129,7 @@ wait_for() {
 
 ou_log "[$label] monitoring: server with the collector, exporter, Prometheus"
 ou_server_start "$pg_config" "$work/pg" 5432 shared_preload_libraries=ordered_uuid \
-	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000
+	ordered_uuid.profile_queries=on ordered_uuid.history_size=2000 ordered_uuid.max_entries=200
 psql -qX -v ON_ERROR_STOP=1 <<'SQL'
 -- as doc/monitoring.md recommends: a schema only its owner can create in
 CREATE SCHEMA ordered_uuid;
@@ -144,6 +146,36 @@ CREATE FUNCTION mon_test.extension_lock(rel regclass) RETURNS void
 -- no autovacuum: the index's WAL is the workload's alone, quiet after it
 CREATE TABLE s1 (id uuid PRIMARY KEY, pad text) WITH (autovacuum_enabled = off);
 CREATE TABLE s2 (id int, pad text) WITH (autovacuum_enabled = off);
+SQL
+
+# Eviction: 300 tables written, more relation files than the 200 entries of
+# relation_wal_stats (ordered_uuid.max_entries), evict the least recently
+# used (their counts kept in relation_wal_info()'s evicted totals); dropped,
+# the rest are pruned.  Before Prometheus starts: its rates and the
+# dashboard's series show the workloads below alone, the totals carry it.
+ou_log "[$label] monitoring: 300 tables written and dropped (relation_wal_stats entries evicted and pruned)"
+psql -qX -v ON_ERROR_STOP=1 <<'SQL'
+SET client_min_messages = warning;
+CREATE SCHEMA mon_churn;
+DO $$
+BEGIN
+	FOR i IN 1..300 LOOP
+		EXECUTE format('CREATE TABLE mon_churn.t%s (id int) WITH (autovacuum_enabled = off)', i);
+		EXECUTE format('INSERT INTO mon_churn.t%s VALUES (1)', i);
+	END LOOP;
+END $$;
+-- the collector reads their WAL (and evicts) before they are dropped: a
+-- table dropped in the slice of WAL that wrote it never takes an entry
+DO $$
+DECLARE
+	target pg_lsn := pg_current_wal_flush_lsn();
+BEGIN
+	FOR i IN 1..600 LOOP
+		EXIT WHEN (SELECT wal_reached FROM ordered_uuid.collector_info()) >= target;
+		PERFORM pg_sleep(0.1);
+	END LOOP;
+END $$;
+DROP SCHEMA mon_churn CASCADE;
 SQL
 
 # launch NAME GEN COMMAND...: COMMAND of generation GEN in the background,

@@ -16,7 +16,9 @@
 # scripts/test-pgxn.sh (the release bundle through the PGXN client) on the
 # last of them; last, scripts/test-stock.sh (make installcheck and pgxn check
 # against the distribution's own PostgreSQL, Debian 12's 15, with its default
-# peer authentication; skipped without apt-get or with OU_SKIP_STOCK=1);
+# peer authentication: where that installs or upgrades packages, asked first
+# on a terminal and skipped without one unless OU_SKIP_STOCK=0, as in CI;
+# skipped without apt-get or with OU_SKIP_STOCK=1: lib.sh's ou_stock_decide);
 # scripts/test-peers.sh after the versions (pg_partman, TimescaleDB and
 # pg_uuidv7 in a Debian unstable root; skipped, saying why, without one).  Installs what it needs
 # on a fresh machine, and says what before it starts.  Prints "versions: N
@@ -62,12 +64,9 @@ plan() {
 	if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
 		items+=("pgxn_meta (the PGXN project's META.json validator, built once by cargo from crates.io: 1.5 to 4 minutes)")
 	fi
-	if [ -z "${OU_SKIP_STOCK:-}" ] && command -v apt-get >/dev/null; then
-		stock_major=$(ou_stock_major) || stock_major=unknown
-		mapfile -t missing < <(ou_apt_missing "postgresql-$stock_major" "postgresql-server-dev-$stock_major")
-		apt+=("${missing[@]}")
-		[ ${#missing[@]} = 0 ] ||
-			items+=("Debian packages ${missing[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
+	if [ -n "$OU_STOCK_RUN" ] && [ ${#OU_STOCK_MISSING[@]} != 0 ]; then
+		apt+=("${OU_STOCK_MISSING[@]}")
+		items+=("Debian packages ${OU_STOCK_MISSING[*]}: the distribution's PostgreSQL, which make installcheck and pgxn check run against as a user would")
 	fi
 	[ -x "$OU_CACHE/monitoring/usr/bin/prometheus-postgres-exporter" ] ||
 		items+=("Debian's $OU_MONITORING_PACKAGES (apt-get download, unpacked into the cache, not installed: no service of theirs is enabled or started): the monitoring test on the last version")
@@ -84,12 +83,18 @@ plan() {
 	# Debian's upgrade restarts its running clusters)
 	if [ ${#apt[@]} != 0 ]; then
 		upgrades=$(ou_apt_upgrades "${apt[@]}" | paste -sd, - | sed 's/,/, /g')
-		[ -z "$upgrades" ] || ou_log "Installing them upgrades these installed packages (apt-get -s, as the package lists stand now): $upgrades${stock_major:+ (OU_SKIP_STOCK=1 leaves the PostgreSQL of the distribution alone)}"
+		[ -z "$upgrades" ] || ou_log "Installing them upgrades these installed packages (apt-get -s, as the package lists stand now): $upgrades${OU_STOCK_RUN:+ (OU_SKIP_STOCK=1 leaves the PostgreSQL of the distribution alone)}"
 	fi
+	[ -n "$OU_STOCK_RUN" ] ||
+		ou_log "It skips the tests against the distribution's own PostgreSQL${OU_STOCK_MAJOR:+ $OU_STOCK_MAJOR}: $OU_STOCK_WHY."
 	command -v cargo >/dev/null || ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
 	ou_log "It installs ordered_uuid and pgTAP into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
 	[ "$(id -u)" != 0 ] || ou_log "As root, its throwaway servers run as the system user ordered_uuid (created if missing)."
 }
+# Whether the tests against the distribution's PostgreSQL run (they may
+# install or upgrade its packages: scripts/lib.sh's ou_stock_decide asks a
+# terminal user first), decided before anything is installed.
+ou_stock_decide
 plan
 
 ou_base_deps
@@ -213,15 +218,14 @@ fi
 # make installcheck and pgxn check as a user runs them against the
 # distribution's PostgreSQL: a throwaway cluster, peer authentication
 stock=
-if [ -n "${OU_SKIP_STOCK:-}" ]; then
-	ou_log "stock PostgreSQL: skipped (OU_SKIP_STOCK is set)"
-elif ! command -v apt-get >/dev/null; then
-	ou_log "stock PostgreSQL: skipped (no apt-get: the distribution's PostgreSQL cannot be installed here)"
+if [ -z "$OU_STOCK_RUN" ]; then
+	ou_log "stock PostgreSQL: skipped ($OU_STOCK_WHY)"
+	stock=", stock PostgreSQL${OU_STOCK_MAJOR:+ $OU_STOCK_MAJOR}: skipped"
 elif "$OU_ROOT/scripts/test-stock.sh"; then
-	stock=", stock PostgreSQL ${stock_major:-}: PASS"
+	stock=", stock PostgreSQL $OU_STOCK_MAJOR: PASS"
 else
-	stock=", stock PostgreSQL ${stock_major:-}: FAIL"
-	failed_names+=("the distribution's PostgreSQL ${stock_major:-} (make installcheck and pgxn check, peer authentication)")
+	stock=", stock PostgreSQL $OU_STOCK_MAJOR: FAIL"
+	failed_names+=("the distribution's PostgreSQL $OU_STOCK_MAJOR (make installcheck and pgxn check, peer authentication)")
 fi
 # keep results/ and regression.diffs for a look when something failed
 # (with a pg_config that runs here; a root's build leaves JIT bitcode too)

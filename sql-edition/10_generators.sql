@@ -514,7 +514,9 @@ BEGIN
 END
 $ou$;
 
--- ou:body uuid_striped_nextval(int) PARALLEL UNSAFE
+-- _ou_striped: the striped key, for both forms of uuid_striped_nextval
+-- (right_edge false: every session makes fill keys, for an index that holds
+-- keys above the new ones).
 -- The layout of the C edition (doc/generators.md, The striped layout): the
 -- block start in the first 48 bits, version 8, a 12-bit stripe, the variant,
 -- a 38-bit slot and 6 more stripe bits, 18 random bits.  What fills them
@@ -533,6 +535,9 @@ $ou$;
 -- keys.  No two keys share block, stripe, slot and pass as long as the
 -- sequence hands out each value once: every key is made of its own n.  No
 -- session state, nothing another role can set.
+CREATE FUNCTION @extschema@._ou_striped(interval_length int, right_edge boolean)
+RETURNS uuid
+VOLATILE PARALLEL UNSAFE
 -- It sets no search_path, which would cost a few microseconds a call; every
 -- name in it is qualified, so the caller's search_path plays no part.
 LANGUAGE plpgsql
@@ -546,16 +551,21 @@ BEGIN
 	   OR interval_length OPERATOR(pg_catalog.>) 86400 THEN
 		PERFORM @extschema@._ou_arg_error('interval_length', interval_length, 1, 86400);
 	END IF;
+	IF right_edge IS NULL THEN
+		RAISE EXCEPTION 'right_edge must not be null' USING ERRCODE = '22004';
+	END IF;
 	n := pg_catalog.nextval('@extschema@.uuid_striped_seq'::pg_catalog.regclass);
 	-- a fill value (an odd run of 32, 800 or more into its chunk, its target
-	-- not one in 23) of a session whose chunk is not the newest: a fill key
+	-- not one in 23) of a session whose chunk is not the newest, or that may
+	-- not take the right edge: a fill key
 	IF ((n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536 OPERATOR(pg_catalog./) 32)
 		 OPERATOR(pg_catalog.%) 2 OPERATOR(pg_catalog.=) 1
 	   AND (n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536 OPERATOR(pg_catalog.>=) 800
 	   AND (n OPERATOR(pg_catalog.-) 800) OPERATOR(pg_catalog.%) 23 OPERATOR(pg_catalog.<>) 22
-	   AND pg_catalog.pg_sequence_last_value('@extschema@.uuid_striped_seq'::pg_catalog.regclass)
-		   OPERATOR(pg_catalog.>) (n OPERATOR(pg_catalog.-) ((n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536)
-								   OPERATOR(pg_catalog.+) 65535) THEN
+	   AND (NOT right_edge
+			OR pg_catalog.pg_sequence_last_value('@extschema@.uuid_striped_seq'::pg_catalog.regclass)
+			   OPERATOR(pg_catalog.>) (n OPERATOR(pg_catalog.-) ((n OPERATOR(pg_catalog.-) 137438953472) OPERATOR(pg_catalog.%) 65536)
+									   OPERATOR(pg_catalog.+) 65535)) THEN
 		t := n OPERATOR(pg_catalog.-) 800;
 		pass := 1;
 	ELSE
@@ -582,3 +592,12 @@ BEGIN
 					OPERATOR(pg_catalog.&) 262143)), 8, '0'))::pg_catalog.uuid;
 END
 $fn$;
+
+-- ou:body uuid_striped_nextval(int) PARALLEL UNSAFE
+-- _ou_striped(interval_length, true), inlined into the caller.
+LANGUAGE sql
+AS $$ SELECT @extschema@._ou_striped($1, true) $$;
+
+-- ou:body uuid_striped_nextval(int, boolean) PARALLEL UNSAFE
+LANGUAGE sql
+AS $$ SELECT @extschema@._ou_striped($1, $2) $$;

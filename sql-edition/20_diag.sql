@@ -2,7 +2,8 @@
 -- Diagnostics that need no library: what a managed service lets any role
 -- read.  heap_locality and extend_lock_waits are the C edition's own SQL,
 -- shared as they are; index_shape reads pgstattuple's pgstatindex() and says
--- so.  The WAL readers and the report stay with the C edition.
+-- so.  The WAL readers, the page readers in C (index_key_scatter,
+-- index_newest_pages) and the report stay with the C edition.
 
 -- ou:c-only index_splits(pg_lsn, pg_lsn)
 
@@ -82,5 +83,9 @@ COMMENT ON FUNCTION @extschema@.index_shape(regclass) IS
 -- ou:shared heap_locality(regclass, name)
 
 -- ou:shared view extend_lock_waits
+
+-- ou:c-only index_key_scatter(regclass, integer, bigint)
+
+-- ou:c-only index_newest_pages(regclass, uuid, integer)
 
 -- ou:c-only write_path_report()

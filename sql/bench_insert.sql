@@ -233,6 +233,64 @@ SELECT pg_temp.err(format('SELECT bench_insert(rows => 10, clients => %s)',
 						  current_setting('max_worker_processes')));
 SELECT * FROM bench_leftovers;
 
+-- bench_switch (1.6.0): a table of 20,000 random keys switched to each
+-- generator, beside a fresh table with the same key; two rows a generator,
+-- the switched table's first.  Version 7 keys land among the random ones,
+-- where every split is 50:50: the index grows 1.5 times the fresh table's
+-- pages or more, its new pages about half full; right_edge => false fills
+-- them and stays within 15 % of the fresh table.  On the kept tables:
+-- every row is there, and a fresh table's index holds the pages the run
+-- added and the metapage it began with, by pg_relation_size().
+CREATE TEMP TABLE switched AS
+SELECT * FROM bench_switch(ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval(3600, right_edge => false)'],
+						   prefill => 20000, rows => 10000, repeats => 2, keep => true);
+SELECT generator, prefill, rows, runs, cardinality(rows_per_sec_runs) AS rates,
+	   cardinality(pages_added_runs) AS page_counts, cardinality(run_order) AS orders,
+	   CASE WHEN prefill = 0 THEN pages_vs_fresh IS NULL
+			WHEN generator LIKE 'uuid_v7%' THEN pages_vs_fresh >= 1.5 AND added_leaf_density < 60
+			ELSE pages_vs_fresh <= 1.15 AND added_leaf_density >= 85 END AS pages_as_expected,
+	   prefill = 0 OR pages_vs_fresh BETWEEN pages_vs_fresh_min AND pages_vs_fresh_max AS in_its_spread,
+	   rows_per_sec BETWEEN rows_per_sec_min AND rows_per_sec_max AS rate_in_its_spread
+  FROM switched;
+-- the four tables ran interleaved: repetition 1 in the order given, 2 reversed
+SELECT string_agg(run_order[1] || '/' || run_order[2], ' ' ORDER BY generator COLLATE "C", prefill DESC) AS run_orders
+  FROM switched;
+DO $$
+DECLARE
+	k record;
+	n bigint;
+BEGIN
+	FOR k IN SELECT * FROM switched ORDER BY generator COLLATE "C", prefill DESC LOOP
+		EXECUTE format('SELECT count(*) FROM %s', k.kept_table) INTO n;
+		RAISE NOTICE '%, prefill %: % rows in the kept table; index pages agree: %', k.generator, k.prefill, n,
+			k.prefill > 0 OR pg_relation_size((k.kept_table || '_pkey')::regclass) / 8192 = k.pages_added_runs[2] + 1;
+	END LOOP;
+END $$;
+SET client_min_messages = warning;
+DO $$
+DECLARE k record;
+BEGIN
+	FOR k IN SELECT DISTINCT split_part(kept_table, '.', 1) AS s FROM switched LOOP
+		EXECUTE format('DROP SCHEMA %s CASCADE', k.s);
+	END LOOP;
+END $$;
+RESET client_min_messages;
+DROP TABLE switched;
+SELECT * FROM bench_leftovers;
+SELECT pg_temp.err('SELECT bench_switch(prefill => 0)');
+SELECT pg_temp.err('SELECT bench_switch(rows => 0)');
+SELECT pg_temp.err('SELECT bench_switch(from_generator => NULL)');
+SELECT pg_temp.err($$SELECT bench_switch(from_generator => '')$$);
+SELECT pg_temp.err($$SELECT bench_switch(from_generator => '1 FROM pg_class')$$);
+SELECT pg_temp.err('SELECT bench_switch(generators => ''{}'')');
+SELECT pg_temp.err('SELECT bench_switch(generators => ARRAY[NULL])');
+SELECT pg_temp.err($$SELECT bench_switch(ARRAY['1); SELECT (1'])$$);
+SELECT pg_temp.err('SELECT bench_switch(repeats => 0)');
+SELECT pg_temp.err($$SELECT bench_switch(array_fill('uuid_v7_nextval()'::text, ARRAY[51]), repeats => 1000)$$);
+-- keys of another type than the prefill's: the error of the insert, and nothing left
+SELECT pg_temp.err($$SELECT bench_switch(ARRAY['bigint'], prefill => 10, rows => 10)$$);
+SELECT * FROM bench_leftovers;
+
 -- Generators run as the calling role, with its privileges.
 CREATE ROLE regress_bench_alice LOGIN;
 CREATE ROLE regress_bench_nologin NOLOGIN;

@@ -25,8 +25,11 @@ RESET ordered_uuid.bench_max_workers;
 CREATE ROLE regress_limits_dave LOGIN;
 SET ROLE regress_limits_dave;
 SELECT pg_temp.err($$SET ordered_uuid.bench_max_workers = 100$$);
--- and EXECUTE on the benchmarks is granted, not PUBLIC's
+-- and EXECUTE on the benchmarks is granted, not PUBLIC's; the error has a
+-- hint (execute_privilege_support): nobody holds EXECUTE but the owner
 SELECT pg_temp.err($$SELECT bench_cleanup()$$);
+SELECT bench_cleanup();
+SELECT * FROM bench_insert(ARRAY['gen_random_uuid()'], rows => 10);
 RESET ROLE;
 DROP ROLE regress_limits_dave;
 SELECT * FROM limits_leftovers;

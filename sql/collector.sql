@@ -33,9 +33,15 @@ SELECT count(*) AS detail_allocations FROM pg_shmem_allocations
 SELECT count(*) FROM wait_profile_detail;
 SELECT count(*) FROM wait_history;
 
--- Reset empties everything.
+-- A server's first start (pg_regress's instance) has no statistics saved by
+-- an earlier shutdown: they start afresh, and collector_info() says why.
+SELECT stats_restored, stats_saved_at IS NULL AS none_saved, stats_start_reason
+  FROM collector_info();
+
+-- Reset empties everything, and says so.
 SELECT ordered_uuid_reset();
-SELECT rounds < 50 AS rounds_restarted, profile_dropped = 0 AS nothing_dropped
+SELECT rounds < 50 AS rounds_restarted, profile_dropped = 0 AS nothing_dropped,
+	   stats_restored, stats_start_reason
   FROM collector_info();
 
 --
@@ -304,8 +310,8 @@ DROP TABLE split_t;
 
 -- The library is installed before ALTER EXTENSION ... UPDATE runs: until
 -- then collector_info() and collector_detail_info() answer with the columns
--- that release declares (15 and 7 before 1.2.0; 20 and 8 in 1.2.0), the
--- same values in the same places.
+-- that release declares (15 and 7 before 1.2.0; 20 and 8 in 1.2.0; 23 from
+-- 1.3.0 to 1.5.x), the same values in the same places.
 SELECT current_database() AS collector_db \gset
 CREATE DATABASE regress_ou_collector_old;
 \c regress_ou_collector_old
@@ -328,5 +334,10 @@ SELECT (SELECT count(*) FROM json_object_keys(row_to_json(d))) AS columns,
 	   d.history_size = current_setting('ordered_uuid.history_size')::int AS history_size_right,
 	   d.detail_evicted
   FROM collector_detail_info() AS d;
+DROP EXTENSION ordered_uuid;
+CREATE EXTENSION ordered_uuid VERSION '1.5.0';
+SELECT (SELECT count(*) FROM json_object_keys(row_to_json(i))) AS columns,
+	   i.worker_pid = a.pid AS worker_pid_right, i.wal_retention
+  FROM collector_info() AS i JOIN pg_stat_activity a ON a.backend_type = 'ordered_uuid collector';
 \c :"collector_db"
 DROP DATABASE regress_ou_collector_old;

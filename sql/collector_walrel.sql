@@ -12,28 +12,7 @@ CREATE EXTENSION dblink;
 \set ON_ERROR_STOP off
 \i sql/include/collector_helpers.sql
 \i sql/include/walrel_blocks.sql
-
--- A consistent copy of the view and the totals: the worker adds a slice
--- under its lock, so two reads of wal_reached that agree enclose a copy of
--- the same WAL.
-CREATE TEMP TABLE snap AS SELECT * FROM relation_wal_stats WHERE false;
-CREATE TEMP TABLE snap_info AS SELECT * FROM relation_wal_info() WHERE false;
-CREATE FUNCTION pg_temp.snapshot() RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	r0 pg_lsn;
-BEGIN
-	FOR i IN 1..300 LOOP
-		TRUNCATE snap, snap_info;
-		r0 := (SELECT wal_reached FROM relation_wal_info());
-		INSERT INTO snap SELECT * FROM relation_wal_stats;
-		INSERT INTO snap_info SELECT * FROM relation_wal_info();
-		IF (SELECT wal_reached FROM snap_info) = r0 THEN
-			RETURN true;
-		END IF;
-		PERFORM pg_sleep(0.05);
-	END LOOP;
-	RETURN false;
-END $$;
+\i sql/include/walrel_parts.sql
 
 -- pg_walinspect's figures per relation file and fork over what the copy
 -- covers: records with a block of it, bytes of the records whose first
@@ -74,19 +53,6 @@ LANGUAGE sql AS $$
 	  FROM j
 $$;
 
--- the rows, the records without blocks and the pruned counts add up to the
--- WAL read; on PG15+ that is pg_walinspect's count and length of its records
-CREATE FUNCTION pg_temp.adds_up(OUT rows_add_up bool, OUT totals_equal bool) LANGUAGE sql AS $$
-	SELECT (SELECT (sum(wal_bytes)::bigint, sum(fpis)::bigint, sum(fpi_bytes)::bigint) FROM snap)
-			 = (i.wal_bytes - i.no_block_bytes - i.pruned_bytes, i.fpis - i.pruned_fpis,
-				i.fpi_bytes - i.pruned_fpi_bytes)
-		   AND i.evicted = 0 AND i.dropped_records = 0,
-		   current_setting('server_version_num')::int < 150000 OR
-		   (SELECT (w.records, w.bytes) = (i.records, i.wal_bytes)
-			  FROM pg_temp.wal_totals(i.wal_start, i.wal_reached) w)
-	  FROM snap_info i
-$$;
-
 SELECT ordered_uuid_reset();
 SELECT pg_current_wal_flush_lsn() AS lsn0 \gset
 SELECT pg_temp.wait_wal(:'lsn0') AS caught_up;
@@ -124,9 +90,12 @@ SELECT pg_temp.wait_wal(:'lsn1') AS caught_up;
 SELECT pg_temp.snapshot() AS consistent_copy;
 
 SELECT * FROM pg_temp.compare();
-SELECT * FROM pg_temp.adds_up();
+-- the rows, the records without blocks and the pruned counts add up to the
+-- WAL read (nothing evicted here: the rows are whole, as compare() says)
+SELECT * FROM pg_temp.parts();
 -- the dropped and rewritten relation files were pruned, not kept
-SELECT pruned_records > 0 AS pruned, entries = (SELECT count(*) FROM snap) AS entries_counted
+SELECT pruned_records > 0 AS pruned, entries = (SELECT count(*) FROM snap) AS entries_counted,
+	   evicted, dropped_records, evicted_records, evicted_bytes
   FROM snap_info;
 SELECT count(*) AS rows_of_dead_files FROM snap
  WHERE datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND relation IS NULL;
@@ -158,7 +127,7 @@ SELECT i.fpis > 5 * greatest(t.fpis, 1) AS index_writes_the_images,
  WHERE i.relation = 'walrel_t_pkey'::regclass AND i.fork = 'main'
    AND t.relation = 'walrel_t'::regclass AND t.fork = 'main';
 SELECT * FROM pg_temp.compare();
-SELECT * FROM pg_temp.adds_up();
+SELECT * FROM pg_temp.parts();
 
 --
 -- 2. Visibility: the rows of a database the caller may not connect to are

@@ -86,6 +86,92 @@ DROP DOMAIN rpt_grp;
 DROP FUNCTION rpt_owner_code(int);
 DROP SEQUENCE rpt_owner_code_calls;
 
+-- Row-level security that applies to the caller hides the table's
+-- statistics (as pg_stats does) and its rows: a row says so, and names no
+-- ANALYZE to run.
+CREATE TABLE rpt_rls (grp int, seq int, pad text);
+INSERT INTO rpt_rls SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX ON rpt_rls (grp);
+ANALYZE rpt_rls;
+ALTER TABLE rpt_rls ENABLE ROW LEVEL SECURITY;
+CREATE POLICY rpt_rls_none ON rpt_rls USING (false);
+GRANT SELECT ON rpt_rls TO regress_report_plain;
+SET ROLE regress_report_plain;
+SELECT scenario, relation, finding, change
+  FROM write_path_report() WHERE relation = 'rpt_rls'::regclass;
+SELECT state, keys FROM index_key_scatter('rpt_rls_grp_idx');
+RESET ROLE;
+-- its owner reads it
+SELECT scenario, relation, finding FROM write_path_report() WHERE relation = 'rpt_rls'::regclass;
+DROP TABLE rpt_rls;
+
+-- One row a table: two indexes on the group give one finding, and its
+-- CLUSTER names an index of every row, never a partial one
+CREATE TABLE rpt_two (grp int, seq int, pad text);
+INSERT INTO rpt_two SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX rpt_two_a ON rpt_two (grp) WHERE seq >= 0;
+CREATE INDEX rpt_two_b ON rpt_two (grp, seq);
+CREATE INDEX rpt_two_c ON rpt_two (grp);
+ANALYZE rpt_two;
+SELECT scenario, relation, finding, change
+  FROM write_path_report() WHERE relation = 'rpt_two'::regclass;
+-- a table with a partial index alone is not judged
+DROP INDEX rpt_two_b, rpt_two_c;
+SELECT count(*) AS rows_about_it FROM write_path_report() WHERE relation = 'rpt_two'::regclass;
+DROP TABLE rpt_two;
+
+-- The rows read are capped, whatever the statistics say: key 0 had 1,000
+-- rows when analyzed, then 60,000 more arrived.  At most max_rows index
+-- entries are read (the report's: 50,000, the default), and capped says so.
+CREATE TABLE rpt_stale (grp int, seq int, pad text) WITH (autovacuum_enabled = off);
+INSERT INTO rpt_stale SELECT CASE WHEN i < 1000 THEN 0 ELSE i % 100 + 1 END, i, repeat('x', 80)
+  FROM generate_series(0, 19999) i ORDER BY random();
+CREATE INDEX ON rpt_stale (grp);
+ANALYZE rpt_stale;
+INSERT INTO rpt_stale SELECT 0, i, repeat('x', 80) FROM generate_series(1, 60000) i;
+SELECT state, keys, rows, capped FROM index_key_scatter('rpt_stale_grp_idx', 5, 1000);
+SELECT state, rows <= 50000 AS at_most_50000, capped FROM index_key_scatter('rpt_stale_grp_idx');
+DROP TABLE rpt_stale;
+
+-- index_key_scatter() counts visible rows only: fetched from the heap, or,
+-- on a page that the visibility map says is all visible, without a fetch
+-- (as an index-only scan).  Half the rows of every group deleted: half the
+-- rows and blocks; after VACUUM, the same from the map.
+CREATE TABLE rpt_vm (grp int, seq int, pad text) WITH (autovacuum_enabled = off);
+INSERT INTO rpt_vm SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX ON rpt_vm (grp);
+ANALYZE rpt_vm;
+SELECT keys, rows, heap_blocks FROM index_key_scatter('rpt_vm_grp_idx');
+DELETE FROM rpt_vm WHERE seq % 200 < 100;
+SELECT keys, rows, heap_blocks FROM index_key_scatter('rpt_vm_grp_idx');
+VACUUM rpt_vm;
+SELECT relallvisible = relpages AS all_visible FROM pg_class WHERE oid = 'rpt_vm'::regclass;
+SELECT keys, rows, heap_blocks FROM index_key_scatter('rpt_vm_grp_idx');
+DROP TABLE rpt_vm;
+
+-- index_key_scatter() refuses what it cannot read without running code
+-- that is not core's, and bad arguments, with the SQLSTATE
+\set VERBOSITY sqlstate
+CREATE TABLE rpt_kinds (grp int, g2 int, t text);
+CREATE INDEX rpt_kinds_hash ON rpt_kinds USING hash (grp);
+CREATE INDEX rpt_kinds_expr ON rpt_kinds ((grp + 1));
+CREATE INDEX rpt_kinds_part ON rpt_kinds (grp) WHERE g2 > 0;
+CREATE INDEX rpt_kinds_pattern ON rpt_kinds (t text_pattern_ops);
+CREATE INDEX rpt_kinds_plain ON rpt_kinds (grp);
+SELECT index_key_scatter('rpt_kinds');
+SELECT index_key_scatter('rpt_kinds_hash');
+SELECT index_key_scatter('rpt_kinds_expr');
+SELECT index_key_scatter('rpt_kinds_part');
+SELECT index_key_scatter('rpt_kinds_plain', 0);
+SELECT index_key_scatter('rpt_kinds_plain', 5, 0);
+SELECT state FROM index_key_scatter('rpt_kinds_pattern');
+SELECT state FROM index_key_scatter('rpt_kinds_plain');
+SET ROLE regress_report_plain;
+SELECT index_key_scatter('rpt_kinds_plain');
+RESET ROLE;
+\set VERBOSITY default
+DROP TABLE rpt_kinds;
+
 DROP OWNED BY regress_report_plain;
 DROP ROLE regress_report_plain;
 DROP TABLE rpt_interleaved, rpt_unanalyzed;

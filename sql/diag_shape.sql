@@ -76,6 +76,34 @@ SELECT levels FROM index_shape('sh_owned_idx');
 SELECT leaf_pages = :sh_k_leaf_pages AS granted_can FROM index_shape('sh_k_idx');
 RESET ROLE;
 REVOKE EXECUTE ON FUNCTION index_shape(regclass) FROM regress_diag_shape;
+-- The error is core's, with a hint: the roles that hold EXECUTE and the
+-- GRANTs that would let the caller in (execute_privilege_support, the
+-- function's planner support, makes core's check while the call is planned).
+-- It follows the GRANTs: a second role is named too, and a role given
+-- EXECUTE is let in as before.
+\set VERBOSITY default
+SET ROLE regress_diag_shape;
+SELECT * FROM index_shape('sh_k_idx');
+SELECT (index_shape('sh_k_idx')).levels;
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION index_shape(regclass) TO regress_diag_scan;
+SET ROLE regress_diag_shape;
+SELECT leaf_pages FROM index_shape('sh_k_idx');
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION index_shape(regclass) FROM regress_diag_scan;
+-- a call the planner folds away is never made, and core never checks it:
+-- neither does the hint
+SET ROLE regress_diag_shape;
+SELECT (index_shape('sh_k_idx')).levels > 0 AND false AS folded_away;
+RESET ROLE;
+-- a plan made for a role with EXECUTE, run by one without: core's error
+PREPARE sh_shape AS SELECT leaf_pages > 0 AS has_pages FROM index_shape('sh_k_idx');
+EXECUTE sh_shape;
+SET ROLE regress_diag_shape;
+EXECUTE sh_shape;
+RESET ROLE;
+DEALLOCATE sh_shape;
+\set VERBOSITY sqlstate
 -- A partitioned index has no pages: the error says what it is and where to
 -- look, and the index of each partition answers as pgstatindex does.
 -- heap_locality() counts the rows of every partition of a partitioned table.

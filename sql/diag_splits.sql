@@ -115,6 +115,10 @@ SELECT sum(leaf_splits) AS leaf_splits_seen FROM index_splits(:'s', :'e') \gset
 SET ROLE regress_diag_plain;
 SELECT * FROM index_splits(:'s', :'e');
 SELECT * FROM explain_writes('SELECT 1');
+-- with the hint of the roles that hold EXECUTE (execute_privilege_support)
+\set VERBOSITY default
+SELECT * FROM explain_writes('SELECT 1');
+\set VERBOSITY sqlstate
 RESET ROLE;
 GRANT EXECUTE ON FUNCTION index_splits(pg_lsn, pg_lsn) TO regress_diag_plain;
 GRANT EXECUTE ON FUNCTION explain_writes(text) TO regress_diag_plain;

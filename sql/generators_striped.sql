@@ -174,12 +174,73 @@ SELECT (count(*) FILTER (WHERE (pg_temp.fields(id)).pass = 1) = 0) = :'edge_shar
 FROM striped_alone;
 DROP TABLE v7_edge, striped_edge, striped_alone;
 
+-- right_edge => false (1.6.0): a session never takes the edge, not even
+-- when it would have it (the edge reset to 0), and publishes nothing there:
+-- its keys follow the fill rule key by key, as a session off the edge, and
+-- the edge is still 0 after 6,000 of them.
+SELECT ou_test_striped_edge(0) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+SELECT dblink_connect('filling', :'conn');
+SELECT count(*) AS values, count(*) FILTER (WHERE m.pass = 1) AS fills,
+	   bool_and(m.pass = e.pass) AS passes_as_the_rule
+FROM (SELECT t.k, f.pass
+		FROM dblink('filling', 'SELECT k, uuid_striped_nextval(3600, right_edge => false) FROM generate_series(1, 6000) AS k')
+			 AS t(k int, u uuid), LATERAL pg_temp.fields(u) AS f) AS m
+JOIN pg_temp.rule(6000) AS e USING (k);
+SELECT dblink_disconnect('filling');
+SELECT coalesce(ou_test_striped_edge(0), 0) AS edge_untouched;
+
+-- A table that held random keys when its default became the generator:
+-- the new keys land among the random ones, so no split there is a split of
+-- the index's rightmost page: every one is 50:50.  50,000 random keys, then
+-- 30,000 rows, each table's from a session of its own that would take the
+-- edge (reset before it).  Each index's growth in leaf pages, counted by
+-- pgstattuple's pgstatindex, against a fresh table's with the one-argument
+-- form: that form skips its fill keys where a shared edge says it is the
+-- edge and leaves the new pages half full (1.8x; with no shared edge it
+-- fills, as every session does there); right_edge => false fills and stays
+-- within 15 % of the fresh table.  index_newest_pages() sees the same.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgstattuple;
+RESET client_min_messages;
+CREATE TABLE switched_old (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), n int);
+INSERT INTO switched_old (n) SELECT g FROM generate_series(1, 50000) g;
+CREATE TABLE switched_new (id uuid PRIMARY KEY, n int);
+INSERT INTO switched_new SELECT * FROM switched_old;
+CREATE TABLE switched_fresh (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
+SELECT (SELECT leaf_pages FROM pgstatindex('switched_old_pkey')) AS old_before,
+	   (SELECT leaf_pages FROM pgstatindex('switched_new_pkey')) AS new_before \gset
+ALTER TABLE switched_old ALTER COLUMN id SET DEFAULT uuid_striped_nextval();
+ALTER TABLE switched_new ALTER COLUMN id SET DEFAULT uuid_striped_nextval(3600, right_edge => false);
+SELECT ou_test_striped_edge(0) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+SELECT dblink_exec(:'conn', 'INSERT INTO switched_old (n) SELECT g FROM generate_series(1, 30000) g');
+SELECT ou_test_striped_edge(0) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+SELECT dblink_exec(:'conn', 'INSERT INTO switched_new (n) SELECT g FROM generate_series(1, 30000) g');
+SELECT ou_test_striped_edge(0) IS NULL = NOT :'edge_shared'::bool AS edge_as_expected;
+SELECT dblink_exec(:'conn', 'INSERT INTO switched_fresh (n) SELECT g FROM generate_series(1, 30000) g');
+SELECT CASE WHEN :'edge_shared'::bool THEN o.growth >= 1.5 * f.pages ELSE o.growth <= 1.15 * f.pages END
+		   AS one_argument_form_as_expected,
+	   n.growth <= 1.15 * f.pages AS right_edge_false_within_15_percent,
+	   n.growth >= 0.8 * f.pages AS right_edge_false_counts_every_row
+FROM (SELECT leaf_pages - :old_before AS growth FROM pgstatindex('switched_old_pkey')) o,
+	 (SELECT leaf_pages - :new_before AS growth FROM pgstatindex('switched_new_pkey')) n,
+	 (SELECT leaf_pages AS pages FROM pgstatindex('switched_fresh_pkey')) f;
+SELECT t, p.state, p.keys_above, p.leaf_pages,
+	   p.ordered_tuples = p.tuples AS all_time_ordered,
+	   CASE WHEN t = 'switched_old' AND :'edge_shared'::bool THEN p.avg_leaf_density < 60
+			ELSE p.avg_leaf_density >= 85 END AS density_as_expected
+FROM unnest(ARRAY['switched_old', 'switched_new', 'switched_fresh']) AS t,
+	 LATERAL index_newest_pages((t || '_pkey')::regclass) AS p;
+DROP TABLE switched_old, switched_new, switched_fresh;
+
 -- Errors, with their SQLSTATEs; the bounds themselves are accepted.
 \set VERBOSITY sqlstate
 SELECT uuid_striped_nextval(NULL);
 SELECT uuid_striped_nextval(0);
 SELECT uuid_striped_nextval(-1);
 SELECT uuid_striped_nextval(86401);
+SELECT uuid_striped_nextval(3600, NULL);
+SELECT uuid_striped_nextval(NULL, false);
+SELECT uuid_striped_nextval(0, false);
 \set VERBOSITY default
 SELECT (pg_temp.fields(uuid_striped_nextval(1))).version AS v1,
 	   (pg_temp.fields(uuid_striped_nextval(86400))).block_ms % 86400000 = 0 AS day_block;

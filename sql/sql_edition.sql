@@ -72,7 +72,7 @@ SELECT count(*) > 40 AS functions,
 	   count(*) FILTER (WHERE p.prosecdef) AS security_definer,
 	   count(*) FILTER (WHERE l.lanname = 'plpgsql'
 						  AND NOT coalesce(p.proconfig @> '{"search_path=pg_catalog, pg_temp"}', false)
-						  AND p.proname NOT IN ('uuid_striped_nextval', 'uuid_v7_nextval')) AS plpgsql_search_path_not_pinned
+						  AND p.proname NOT IN ('_ou_striped', 'uuid_v7_nextval')) AS plpgsql_search_path_not_pinned
   FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
  WHERE p.pronamespace = 'sqled'::regnamespace;
 SELECT p.proname
@@ -193,6 +193,8 @@ UNION ALL SELECT c_ed.uuid_v7_nextval('-7 days') FROM generate_series(1, 20)
 UNION ALL SELECT sqled.uuid_v7_nextval('-7 days') FROM generate_series(1, 20)
 UNION ALL SELECT c_ed.uuid_striped_nextval(i) FROM unnest(ARRAY[1, 60, 3600, 86400]) i, generate_series(1, 10)
 UNION ALL SELECT sqled.uuid_striped_nextval(i) FROM unnest(ARRAY[1, 60, 3600, 86400]) i, generate_series(1, 10)
+UNION ALL SELECT c_ed.uuid_striped_nextval(60, false) FROM generate_series(1, 10)
+UNION ALL SELECT sqled.uuid_striped_nextval(60, false) FROM generate_series(1, 10)
 UNION ALL SELECT c_ed.uuid_time_nextval() FROM generate_series(1, 20)
 UNION ALL SELECT sqled.uuid_time_nextval(1, 1000) FROM generate_series(1, 20);
 SELECT count(*) AS keys, count(DISTINCT c_ed.uuid_version(k.id)) AS versions FROM keys k;
@@ -290,6 +292,8 @@ INSERT INTO cases VALUES
 	('uuid_v7_nextval', $$NULL::interval$$), ('uuid_v7_nextval', $$'-60 years'$$),
 	('uuid_v7_nextval', $$'9000 years'$$), ('uuid_v7_nextval', $$'300000 years'$$),
 	('uuid_striped_nextval', $$0$$), ('uuid_striped_nextval', $$86401$$), ('uuid_striped_nextval', $$NULL$$),
+	('uuid_striped_nextval', $$3600, NULL$$), ('uuid_striped_nextval', $$0, false$$),
+	('uuid_striped_nextval', $$NULL, NULL$$),
 	('uuid_time_nextval', $$0$$), ('uuid_time_nextval', $$60, 0$$), ('uuid_time_nextval', $$NULL$$),
 	('uuid_time_nextval', $$60, NULL$$),
 	('uuid_sequence_nextval', $$NULL$$), ('uuid_sequence_nextval', $$'pg_class'$$),

@@ -64,6 +64,19 @@ SELECT count(*) AS keys, count(DISTINCT abr) AS distinct_but_random,
 							  AND front.block_ms = fill.block_ms AND front.slot = fill.slot - 1)) AS fills_without_their_front
   FROM behind_fields;
 
+-- right_edge => false: a session fills all the same where its chunk is the
+-- newest (for an index that holds keys above the new ones).  A new session,
+-- alone at the right edge, makes 20,000 keys.
+SET ROLE :owner;
+CREATE TABLE sqled.not_edge (id uuid PRIMARY KEY DEFAULT sqled.uuid_striped_nextval(3600, right_edge => false), n int);
+RESET ROLE;
+SELECT dblink_connect('fresh', :'conn');
+SELECT * FROM dblink('fresh', 'INSERT INTO sqled.not_edge (n) SELECT g FROM generate_series(1, 20000) g') AS t(r text);
+SELECT dblink_disconnect('fresh');
+SELECT count(*) AS keys, count(DISTINCT pg_temp.all_but_random(id)) AS distinct_but_random,
+	   count(*) FILTER (WHERE (pg_temp.fields(id)).pass = 1) BETWEEN 8500 AND 9500 AS fill_keys_about_9000
+  FROM sqled.not_edge;
+
 -- Four sessions at once, 25,000 rows each, into a table keyed by
 -- uuid_striped_nextval(), then into one keyed by gen_random_uuid(): no two
 -- keys share all but the random bits, each session its own stripe, the

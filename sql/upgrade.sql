@@ -106,6 +106,8 @@ DROP EXTENSION ordered_uuid;
 \i sql/include/upgrade_from.sql
 \set from 1.5.0
 \i sql/include/upgrade_from.sql
+\set from 1.5.2
+\i sql/include/upgrade_from.sql
 
 -- 1.2.0 takes EXECUTE on the benchmarks from PUBLIC: so does the update
 CREATE VIEW public_bench AS
@@ -183,6 +185,25 @@ DROP VIEW my_collector;
 CREATE VIEW my_writes AS SELECT relation FROM explain_writes('SELECT 1');
 ALTER EXTENSION ordered_uuid UPDATE;
 DROP VIEW my_writes;
+DROP EXTENSION ordered_uuid;
+-- the update to 1.5.2 says the same of write_path_report(), whose result
+-- gains a column
+CREATE EXTENSION ordered_uuid VERSION '1.5.0';
+CREATE VIEW my_report AS SELECT rank, finding FROM write_path_report();
+ALTER EXTENSION ordered_uuid UPDATE;
+SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'ordered_uuid';
+DROP VIEW my_report;
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP EXTENSION ordered_uuid;
+-- the update to 1.5.2 says the same of relation_wal_info(), which gains the
+-- counts of evicted entries
+CREATE EXTENSION ordered_uuid VERSION '1.5.0';
+CREATE VIEW my_walrel AS SELECT wal_bytes FROM relation_wal_info();
+ALTER EXTENSION ordered_uuid UPDATE;
+DROP VIEW my_walrel;
+ALTER EXTENSION ordered_uuid UPDATE;
+CREATE VIEW my_walrel AS SELECT wal_bytes, evicted_bytes FROM relation_wal_info();
+DROP VIEW my_walrel;
 DROP EXTENSION ordered_uuid;
 \set SHOW_CONTEXT errors
 

@@ -66,6 +66,9 @@ typedef struct OuBenchIndexShape
 	int64		split_leaves;	/* leaf pages beyond each B-tree's first: the
 								 * leaf splits ever made, if insert-only */
 	int64		trees;			/* B-trees measured (shards when distributed) */
+	/* ou_bench_measure_from: the leaf pages from a block on (local only) */
+	int64		added_leaf_pages;
+	double		added_leaf_density; /* percent; 0: none */
 } OuBenchIndexShape;
 
 /* most int8 values one VALUES command returns, and counters one READ compares */
@@ -107,6 +110,8 @@ extern void ou_bench_prepare(OuBenchRun *run, List *stmts, bool with_count);
 extern OuBenchResult ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
 								   OuBenchSampleFn sample, void *sample_arg, int sample_ms);
 extern OuBenchIndexShape ou_bench_measure(OuBenchRun *run, const char *index_name);
+extern OuBenchIndexShape ou_bench_measure_from(OuBenchRun *run, const char *index_name,
+											   int64 from_block);
 extern void ou_bench_set_distributed(OuBenchRun *run);
 extern void ou_bench_values(OuBenchRun *run, const char *query, int64 *values, int nvalues);
 extern OuBenchRead ou_bench_read(OuBenchRun *run, const char *setup, const char *counters,

@@ -88,7 +88,20 @@ ou_bench_exec(OuBenchRun *run, int64 rows, int batch, int per_xact,
 OuBenchIndexShape
 ou_bench_measure(OuBenchRun *run, const char *index_name)
 {
+	return ou_bench_measure_from(run, index_name, -1);
+}
+
+/*
+ * ou_bench_measure_from
+ *		ou_bench_measure, and the leaf pages numbered from block from_block
+ *		on apart: those an insert-only run split off, when from_block is the
+ *		index's size before it (a local index only).
+ */
+OuBenchIndexShape
+ou_bench_measure_from(OuBenchRun *run, const char *index_name, int64 from_block)
+{
 	ou_bench_set_text(run, list_make1((char *) index_name));
+	run->sh->measure_from = from_block;
 	ou_bench_send(run, OU_CMD_MEASURE, 0, 0, NULL, NULL, 0);
 	return run->sh->slots[0].shape;
 }

@@ -59,6 +59,7 @@
 #include "utils/tuplestore.h"
 
 #include "bench.h"
+#include "bench_insert.h"
 #include "citus.h"
 #include "compat.h"
 #include "util.h"
@@ -97,7 +98,7 @@ PG_FUNCTION_INFO_V1(bench_insert_distributed);
  *		The generator expression with every "$seq" replaced by the scratch
  *		sequence as a regclass literal; "bigint" becomes nextval() of it.
  */
-static char *
+char *
 ou_replace_seq(const char *gen, const char *qseq)
 {
 	StringInfoData buf;
@@ -130,7 +131,7 @@ ou_replace_seq(const char *gen, const char *qseq)
  *		It would run with the caller's privileges anyway; this keeps the
  *		scratch DDL what it says.  Syntax errors keep their SQLSTATE.
  */
-static void
+void
 ou_check_generator(const char *gen, const char *expr)
 {
 	MemoryContext cxt = CurrentMemoryContext;
@@ -181,31 +182,54 @@ ou_check_generator(const char *gen, const char *expr)
 				 errdetail("A generator must be a single SQL expression, or the word bigint.")));
 }
 
-/* most runs (generators times repetitions) of one call */
-#define OU_MAX_RUNS				100000
-
 /* rows per prefill statement, and prefill statements per transaction */
 #define OU_PREFILL_BATCH		10000
 #define OU_PREFILL_PER_XACT		1
 
-/* the statements of one generator, built before the run starts */
-typedef struct OuGenStmts
+/*
+ * ou_generator_arg
+ *		A generator expression as a C string: not NULL, not empty, at most
+ *		OU_MAX_GENERATOR_LEN bytes, one SQL expression (ou_check_generator).
+ *		arg NULL: element number g (from 0) of the argument generators; else
+ *		the argument called arg.
+ */
+char *
+ou_generator_arg(Datum d, bool isnull, const char *arg, int g)
 {
-	char	   *gen;			/* as given */
-	char	   *prefix;			/* of its relations: g<N>_ */
-	char	   *qtbl;			/* its table, qualified */
-	char	   *index;			/* its primary key index (unqualified) */
-	List	   *create;			/* SQL: sequence, table, primary key */
-	List	   *prefill;		/* PREPARE: INSERT ... SELECT ... generate_series($1) */
-	List	   *insert;			/* PREPARE: INSERT ... VALUES (generator) */
-} OuGenStmts;
+	char	   *gen;
+	Size		len;
+
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 arg ? errmsg("%s must not be null", arg) :
+				 errmsg("generators must not contain nulls")));
+	len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 arg ? errmsg("%s must not be an empty string", arg) :
+				 errmsg("generators must not contain empty strings")));
+	if (len > OU_MAX_GENERATOR_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 arg ? errmsg("%s is too long", arg) :
+				 errmsg("generator expression %d is too long", g + 1),
+				 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
+						   OU_MAX_GENERATOR_LEN, len)));
+	gen = TextDatumGetCString(d);
+	ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
+	return gen;
+}
 
 /*
  * ou_gen_stmts
- *		The statements for generator number g (from 1) in schema.
+ *		The statements for generator number g (from 1) in schema; the table
+ *		is prefilled with prefill_gen's keys (NULL: the generator's own).
  */
-static OuGenStmts *
-ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged, int32 shard_count)
+OuGenStmts *
+ou_gen_stmts(const char *gen, const char *prefill_gen, int g, const char *schema, bool unlogged,
+			 int32 shard_count)
 {
 	OuGenStmts *st = palloc0(sizeof(OuGenStmts));
 	char	   *qseq;
@@ -231,7 +255,8 @@ ou_gen_stmts(const char *gen, int g, const char *schema, bool unlogged, int32 sh
 										   " 'id', colocate_with => 'none', shard_count => %d)",
 										   quote_literal_cstr(st->qtbl), shard_count));
 	st->prefill = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) SELECT (%s) FROM pg_catalog.generate_series(1, $1)",
-										   st->qtbl, expr));
+										   st->qtbl,
+										   prefill_gen ? ou_replace_seq(prefill_gen, qseq) : expr));
 	st->insert = list_make1(ou_bench_stmt(true, "INSERT INTO %s (id) VALUES ((%s))", st->qtbl, expr));
 	return st;
 }
@@ -327,27 +352,9 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	a->st = palloc(sizeof(OuGenStmts *) * a->ngens);
 	for (g = 0; g < a->ngens; g++)
 	{
-		char	   *gen;
-		Size		len;
+		char	   *gen = ou_generator_arg(gens[g], gen_nulls[g], NULL, g);
 
-		if (gen_nulls[g])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("generators must not contain nulls")));
-		len = VARSIZE_ANY_EXHDR(DatumGetPointer(gens[g]));
-		if (len == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("generators must not contain empty strings")));
-		if (len > OU_MAX_GENERATOR_LEN)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("generator expression %d is too long", g + 1),
-					 errdetail("A generator expression may have at most %d bytes; this one has %zu.",
-							   OU_MAX_GENERATOR_LEN, len)));
-		gen = TextDatumGetCString(gens[g]);
-		ou_check_generator(gen, ou_replace_seq(gen, "s.s"));
-		a->st[g] = ou_gen_stmts(gen, g + 1, a->schema, a->unlogged, a->shard_count);
+		a->st[g] = ou_gen_stmts(gen, NULL, g + 1, a->schema, a->unlogged, a->shard_count);
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->create));
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->prefill));
 		a->text_cap = Max(a->text_cap, ou_bench_text_size(a->st[g]->insert));
@@ -355,30 +362,13 @@ ou_bench_insert_args(FunctionCallInfo fcinfo, bool distributed, OuInsertArgs *a)
 	}
 }
 
-/* what one run of one generator measured, unrounded */
-typedef struct OuInsertFigures
-{
-	int64		rows;
-	double		seconds;
-	double		rows_per_sec;
-	double		wal_bytes_per_row;
-	double		fpi_per_row;
-	double		leaf_splits_per_1k;
-	double		index_bytes;
-	double		avg_leaf_density;
-	double		blks_dirtied_per_row;
-	double		blks_written_per_row;
-	int64		trees;			/* distributed: the shards measured */
-	int			order;			/* position in the call's runs, from 1 */
-} OuInsertFigures;
-
 /*
  * ou_insert_figures
  *		One run's figures from what it measured.
  */
 static void
-ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *after, int order,
-				  OuInsertFigures *f)
+ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *before,
+				  OuBenchIndexShape *after, int order, OuInsertFigures *f)
 {
 	f->rows = r->rows;
 	f->seconds = r->seconds;
@@ -392,13 +382,15 @@ ou_insert_figures(OuBenchResult *r, int64 splits, OuBenchIndexShape *after, int 
 	f->blks_written_per_row = (double) r->blks_written / r->rows;
 	f->trees = after->trees;
 	f->order = order;
+	f->pages_added = (double) (after->index_bytes - before->index_bytes) / BLCKSZ;
+	f->added_leaf_density = after->added_leaf_density;
 }
 
 /*
  * ou_spread_of
  *		The spread of the double at offset off of n runs' figures.
  */
-static OuSpread
+OuSpread
 ou_spread_of(OuInsertFigures *f, int n, size_t off)
 {
 	double	   *v = palloc(sizeof(double) * n);
@@ -408,9 +400,6 @@ ou_spread_of(OuInsertFigures *f, int n, size_t off)
 		v[i] = *(double *) ((char *) &f[i] + off);
 	return ou_spread(v, n);
 }
-
-#define OU_MEDIAN(f, n, field) \
-	(ou_spread_of((f), (n), offsetof(OuInsertFigures, field)).median)
 
 /*
  * ou_bench_insert_spread
@@ -484,19 +473,17 @@ ou_bench_insert_row(OuInsertArgs *a, int g, OuInsertFigures *f, int n, OuSampler
 }
 
 /*
- * ou_bench_insert_one
- *		One run of generator g (repetition rep, the call's run number order,
- *		from 1): a fresh table (prefilled), a CHECKPOINT, the measured
- *		inserts, the index measured, the table dropped unless it is the
- *		last repetition's and kept; fills its figures.  The leader samples
- *		the workers' waits into sampler.
+ * ou_bench_insert_measured
+ *		One measured run (bench_insert.h): a fresh table (prefilled), a
+ *		CHECKPOINT, the measured inserts, the index measured, the table
+ *		dropped unless ir->drop is false; fills f.  The leader samples the
+ *		workers' waits into sampler.
  */
-static void
-ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, int rep, int order,
-					OuSampler *sampler, OuInsertFigures *f)
+void
+ou_bench_insert_measured(OuBenchRun *run, const OuInsertRun *ir, OuSampler *sampler,
+						 OuInsertFigures *f)
 {
-	OuGenStmts *st = a->st[g];
-	char	   *label;
+	const OuGenStmts *st = ir->st;
 	OuBenchIndexShape before;
 	OuBenchIndexShape after;
 	OuBenchResult r;
@@ -504,62 +491,86 @@ ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, int rep, int order,
 	OuCitusWal	wal1;
 	int64		splits;
 
-	/* the phase names the repetition only when there are several */
-	label = a->repeats > 1 ?
-		psprintf("repetition %d of %d, generator %d of %d (%s)", rep + 1, a->repeats,
-				 g + 1, a->ngens, st->gen) :
-		psprintf("generator %d of %d (%s)", g + 1, a->ngens, st->gen);
-
 	/* a fresh table with a primary key of the generator's type */
-	ou_bench_phase(run, "%s: creating the table", label);
+	ou_bench_phase(run, "%s: creating the table", ir->label);
 	ou_bench_sql(run, st->create);
 	memset(&before, 0, sizeof(before));
-	if (a->prefill > 0)
+	if (ir->prefill > 0)
 	{
-		ou_bench_phase(run, "%s: prefilling", label);
+		ou_bench_phase(run, "%s: prefilling", ir->label);
 		ou_bench_prepare(run, st->prefill, true);
-		(void) ou_bench_exec(run, a->prefill, OU_PREFILL_BATCH, OU_PREFILL_PER_XACT,
+		(void) ou_bench_exec(run, ir->prefill, OU_PREFILL_BATCH, OU_PREFILL_PER_XACT,
 							 NULL, NULL, 0);
-		before = ou_bench_measure(run, st->index);
 	}
+	if (ir->prefill > 0 || ir->measure_added)
+		before = ou_bench_measure(run, st->index);
 
 	/* the other nodes: what the set-up wrote counts before the run */
 	memset(&wal0, 0, sizeof(wal0));
 	memset(&wal1, 0, sizeof(wal1));
-	if (a->nodes != NIL)
-		ou_bench_settle(run, label, "before the run");
+	if (ir->nodes != NIL)
+		ou_bench_settle(run, ir->label, "before the run");
 
-	ou_bench_phase(run, "%s: checkpoint", label);
+	ou_bench_phase(run, "%s: checkpoint", ir->label);
 	ou_bench_checkpoint();
-	if (a->nodes != NIL && OU_MAY_CHECKPOINT())
-		ou_citus_run_on_nodes(a->nodes, "CHECKPOINT", "run CHECKPOINT", NULL);
-	if (a->nodes != NIL)
-		wal0 = ou_citus_nodes_wal(a->nodes);
-	ou_bench_phase(run, "%s: preparing", label);
+	if (ir->nodes != NIL && OU_MAY_CHECKPOINT())
+		ou_citus_run_on_nodes(ir->nodes, "CHECKPOINT", "run CHECKPOINT", NULL);
+	if (ir->nodes != NIL)
+		wal0 = ou_citus_nodes_wal(ir->nodes);
+	ou_bench_phase(run, "%s: preparing", ir->label);
 	ou_bench_prepare(run, st->insert, false);
 
-	ou_bench_phase(run, "%s: inserting", label);
-	r = ou_bench_exec(run, a->rows, 1, a->rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
-	if (a->nodes != NIL)
+	ou_bench_phase(run, "%s: inserting", ir->label);
+	r = ou_bench_exec(run, ir->rows, 1, ir->rows_per_xact, ou_sampler_sample, sampler, OU_SAMPLE_MS);
+	if (ir->nodes != NIL)
 	{
-		ou_bench_settle(run, label, "after the run");
-		wal1 = ou_citus_nodes_wal(a->nodes);
+		ou_bench_settle(run, ir->label, "after the run");
+		wal1 = ou_citus_nodes_wal(ir->nodes);
 	}
 	/* this node's share is the workers' own WAL (Citus's local execution included) */
 	r.wal_records += wal1.records - wal0.records;
 	r.wal_fpi += wal1.fpi - wal0.fpi;
 	r.wal_bytes += (uint64) (wal1.bytes - wal0.bytes);
 
-	ou_bench_phase(run, "%s: measuring the index", label);
-	after = ou_bench_measure(run, st->index);
+	ou_bench_phase(run, "%s: measuring the index", ir->label);
+	after = ir->measure_added ?
+		ou_bench_measure_from(run, st->index, before.index_bytes / BLCKSZ) :
+		ou_bench_measure(run, st->index);
 	/* an insert-only index never deletes pages: each split adds one leaf */
 	splits = Max(after.split_leaves - before.split_leaves, 0);
-	if (!a->keep || rep < a->repeats - 1)
+	if (ir->drop)
 	{
-		ou_bench_phase(run, "%s: dropping the table", label);
+		ou_bench_phase(run, "%s: dropping the table", ir->label);
 		ou_bench_drop(run, st->prefix);
 	}
-	ou_insert_figures(&r, splits, &after, order, f);
+	ou_insert_figures(&r, splits, &before, &after, ir->order, f);
+}
+
+/*
+ * ou_bench_insert_one
+ *		Run rep (from 0) of generator g, the call's run number order (from
+ *		1), into f.
+ */
+static void
+ou_bench_insert_one(OuBenchRun *run, OuInsertArgs *a, int g, int rep, int order,
+					OuSampler *sampler, OuInsertFigures *f)
+{
+	OuInsertRun ir;
+
+	memset(&ir, 0, sizeof(ir));
+	ir.st = a->st[g];
+	/* the phase names the repetition only when there are several */
+	ir.label = a->repeats > 1 ?
+		psprintf("repetition %d of %d, generator %d of %d (%s)", rep + 1, a->repeats,
+				 g + 1, a->ngens, ir.st->gen) :
+		psprintf("generator %d of %d (%s)", g + 1, a->ngens, ir.st->gen);
+	ir.prefill = a->prefill;
+	ir.rows = a->rows;
+	ir.rows_per_xact = a->rows_per_xact;
+	ir.nodes = a->nodes;
+	ir.drop = !a->keep || rep < a->repeats - 1;
+	ir.order = order;
+	ou_bench_insert_measured(run, &ir, sampler, f);
 }
 
 /*

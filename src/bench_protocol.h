@@ -129,6 +129,8 @@ typedef struct OuBenchShared
 	int			batch;			/* RUN: at most this many rows per execution */
 	int			per_xact;		/* RUN: executions per transaction */
 	bool		drop_schema;	/* DROP: the schema too, when it is empty then */
+	int64		measure_from;	/* MEASURE: also count the leaf pages from this
+								 * block on apart (-1: none) */
 	bool		distributed;	/* the scratch tables are Citus tables: MEASURE
 								 * adds up their shards (citus.c), RUN makes
 								 * each transaction a transaction block */

@@ -252,9 +252,9 @@ ou_worker_run(OuBenchShared *sh, int me)
 
 /*
  * ou_worker_measure
- *		Leaf pages, average leaf density (ou_index_shape_of(), diag_shape.c:
+ *		Leaf pages, average leaf density (ou_index_shape_from(), diag_shape.c:
  *		the rules of pgstattuple's pgstatindex) and size of a scratch B-tree
- *		index.  On an index that only ever had inserts, leaf pages - 1 is
+ *		index, and the same of its leaf pages from block sh->measure_from on.  On an index that only ever had inserts, leaf pages - 1 is
  *		exactly the number of leaf splits (no page was ever deleted).  The
  *		index of a Citus table is measured on its shards (citus.c).
  */
@@ -288,10 +288,13 @@ ou_worker_measure(OuBenchShared *sh, int me, const char *index_name)
 		Oid			idx = RangeVarGetRelid(makeRangeVar(sh->schema, pstrdup(index_name), -1),
 										   AccessShareLock, false);
 
-		ou_index_shape_of(idx, &is);
+		ou_index_shape_from(idx, sh->measure_from < 0 ? InvalidBlockNumber :
+							(BlockNumber) sh->measure_from, &is);
 		shape.leaf_pages = is.leaf_pages;
 		shape.avg_leaf_density = Max(is.avg_leaf_density, 0);
 		shape.index_bytes = (int64) is.nblocks * BLCKSZ;
+		shape.added_leaf_pages = is.added_leaf_pages;
+		shape.added_leaf_density = Max(is.added_leaf_density, 0);
 	}
 	shape.split_leaves = Max(shape.leaf_pages - 1, 0);
 	shape.trees = 1;

@@ -65,6 +65,7 @@
 int			ou_sample_interval = 10;
 int			ou_max_entries = 5000;
 bool		ou_track_splits = true;
+bool		ou_save_statistics = true;
 bool		ou_profile_queries = false;
 bool		ou_profile_pids = false;
 int			ou_history_size = 0;
@@ -146,6 +147,15 @@ ou_collector_define_gucs(void)
 							 "Follow the WAL to count B-tree page splits per index.",
 							 NULL,
 							 &ou_track_splits,
+							 true,
+							 PGC_SIGHUP,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("ordered_uuid.save_statistics",
+							 "Save the collector's statistics at a clean shutdown and restore them at the next start.",
+							 "Off: nothing is saved, and a file saved before is removed at the next start.",
+							 &ou_save_statistics,
 							 true,
 							 PGC_SIGHUP,
 							 0,
@@ -545,6 +555,8 @@ ou_collector_main(Datum main_arg)
 	ou_shared->worker_pid = MyProcPid;
 	ou_shared->worker_started = GetCurrentTimestamp();
 	SpinLockRelease(&ou_shared->mutex);
+	/* statistics restored at the start: still this timeline's? */
+	ou_restore_check_timeline();
 
 	next = GetCurrentTimestamp();
 	for (;;)

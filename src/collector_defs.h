@@ -4,8 +4,9 @@
  *	  The collector (loaded through shared_preload_libraries): its shared
  *	  state (collector_shmem.c), settings and worker (collector.c), split
  *	  counts from the WAL (collector_wal.c), the WAL per relation
- *	  (collector_walrel.c) and SQL-callable views (collector_views.c,
- *	  collector_detail.c, collector_walrel_views.c).  The declarations belong to
+ *	  (collector_walrel.c), the statistics kept across a clean shutdown
+ *	  (collector_save.c, collector_restore.c) and SQL-callable views
+ *	  (collector_views.c, collector_detail.c, collector_walrel_views.c).  The declarations belong to
  *	  all of these files alike: collector.c is one user among them, not
  *	  their owner.
  *
@@ -132,19 +133,31 @@ typedef struct OuWalRelEntry
 	uint64		last_used;
 } OuWalRelEntry;
 
-/* what the relation rows add up to, and what is not in them */
+/*
+ * What the relation rows add up to, and what is not in them: for each of
+ * relation_records, wal_bytes, fpis and fpi_bytes, the rows plus the records
+ * without block references, the pruned and the evicted counts equal the
+ * total (collector_walrel.c).
+ */
 typedef struct OuWalRelTotals
 {
 	uint64		records;		/* records read */
 	uint64		wal_bytes;		/* their total length */
 	uint64		fpis;
 	uint64		fpi_bytes;
+	uint64		relation_records;	/* records counted once per relation fork
+									 * they name (once if none) */
 	uint64		no_block_records;	/* records without block references */
 	uint64		no_block_bytes;
 	uint64		pruned_records; /* counts of entries pruned with their relfilenodes */
 	uint64		pruned_bytes;
 	uint64		pruned_fpis;
 	uint64		pruned_fpi_bytes;
+	uint64		evicted_records;	/* counts of entries evicted, or dropped,
+									 * for lack of room */
+	uint64		evicted_bytes;
+	uint64		evicted_fpis;
+	uint64		evicted_fpi_bytes;
 	OuTableCounters table;		/* dropped: records */
 } OuWalRelTotals;
 
@@ -159,6 +172,9 @@ typedef enum OuRetention
 	OU_RETAIN_NO_FREE_SLOT,		/* max_replication_slots all in use */
 	OU_RETAIN_NAME_IN_USE		/* a slot of its name exists already */
 } OuRetention;
+
+/* room for collector_info().stats_start_reason, with its terminating zero */
+#define OU_REASON_LEN	256
 
 /*
  * The collector's shared state.  Who may read or write which field, under
@@ -193,6 +209,14 @@ typedef struct OuShared
 	TimestampTz wal_caught_up;	/* when it last had read all the WAL on disk */
 	OuRetention wal_retention;	/* how it keeps the WAL it has not read
 								 * (mutex; the worker alone writes it) */
+	/* where the statistics of this start come from (collector_restore.c) */
+	bool		stats_restored; /* they go on from those saved at the last
+								 * clean shutdown */
+	TimestampTz stats_saved_at; /* when those were saved (0: afresh) */
+	TimeLineID	stats_saved_tli;	/* the timeline they were saved on */
+	bool		stats_check_tli;	/* the worker is still to compare it with
+									 * the server's */
+	char		stats_start_reason[OU_REASON_LEN];	/* why restored or afresh */
 } OuShared;
 
 /* how long a reader lets the worker in before it takes the lock all the same */
@@ -211,6 +235,14 @@ extern int	ou_history_size;
 
 #define OU_DETAIL_ON()	(ou_profile_queries || ou_profile_pids)
 
+/*
+ * The event id that a restored wait event of an id given out at run time (an
+ * extension's LWLock tranche, on 17+ an injection point) is folded into: its
+ * class stays, its name is not kept (collector_restore.c); the views show it
+ * as "extension".  No live id reaches it (core hands out far fewer).
+ */
+#define OU_WAIT_EVENT_FOLDED	0xFFFF
+
 /* collector_shmem.c: the shared state's size, request and initialisation */
 extern void ou_shmem_install_hooks(void);
 extern void ou_collector_check_loaded(void);
@@ -219,11 +251,22 @@ extern void ou_collector_notice_idle(void);
 extern void ou_lock_shared(void);
 extern bool ou_lock_try_exclusive(void);
 extern bool ou_am_collector_worker(void);
+extern void ou_collector_clear(const char *reason);
 #define OU_LOCKED_EXCLUSIVE() LWLockHeldByMeInMode(ou_shared->lock, LW_EXCLUSIVE)
 
 /* collector_evict.c: entering keys into the bounded tables, removing them */
+typedef void (*OuEvictHook) (const void *entry);
+typedef struct OuByUse
+{
+	uint64		last_used;		/* the entry's */
+	char	   *entry;
+} OuByUse;
+extern void ou_sort_by_use(OuByUse *v, Size n);
 extern void *ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 							OuTableCounters *counters, bool *found);
+extern void *ou_table_enter_extended(HTAB *htab, const void *key, Size used_offset,
+									 OuTableCounters *counters, bool *found,
+									 OuEvictHook evicting);
 extern uint64 ou_table_remove_if(HTAB *htab,
 								 bool (*match) (const void *entry, const void *arg),
 								 const void *arg);
@@ -231,10 +274,15 @@ extern uint64 ou_table_remove_if(HTAB *htab,
 /* collector.c: the background worker and its settings */
 extern int	ou_sample_interval;
 extern bool ou_track_splits;
+extern bool ou_save_statistics;
 extern void ou_collector_define_gucs(void);
 extern void ou_collector_register_worker(void);
 extern void ou_collector_enable_query_id(void);
 extern PGDLLEXPORT void ou_collector_main(Datum main_arg);
+
+/* collector_save.c, collector_restore.c: the statistics across a clean shutdown */
+extern void ou_persist_install_hooks(void);
+extern void ou_restore_check_timeline(void);
 
 /* collector_retain.c: the slot that keeps the WAL not read yet */
 extern double ou_max_wal_keep_size;
@@ -250,6 +298,7 @@ extern Size ou_walrel_shmem_size(int max_entries);
 extern void ou_walrel_shmem_init(int max_entries);
 extern void ou_walrel_discard_local(void);
 extern void ou_walrel_clear(void);
+extern void ou_walrel_evicting(const void *entry);
 extern void ou_walrel_count(XLogReaderState *r, uint64 recno);
 extern void ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
 							const OuRelFileLocator *dead_dirs, int ndead_dirs);

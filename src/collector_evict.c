@@ -14,7 +14,9 @@
  * rather than for each.  The entries removed are counted as evicted; a
  * sample whose key still finds no room (not expected: the table was just
  * made room in) is counted as dropped.  A key seen again after its eviction
- * starts from zero: its counts cover the time since then.
+ * starts from zero: its counts cover the time since then.  A table whose
+ * counts must still add up after an eviction (the WAL per relation) passes
+ * a hook that keeps each victim's counts before it goes.
  *
  * Locking (the rules: collector_shmem.c): every function here changes a
  * shared table, so the collector's LWLock must be held exclusively; each
@@ -34,32 +36,37 @@
 /* the share of a full table evicted at once */
 #define OU_EVICT_PERCENT	5
 
-typedef struct OuVictim
-{
-	uint64		last_used;
-	void	   *entry;
-} OuVictim;
-
+/*
+ * ou_sort_by_use
+ *		Sort v[0..n) least recently used first (collector_restore.c too,
+ *		which keeps a restored table's most recently used entries).
+ */
 static int
-ou_victim_cmp(const void *a, const void *b)
+ou_by_use_cmp(const void *a, const void *b)
 {
-	uint64		l = ((const OuVictim *) a)->last_used;
-	uint64		r = ((const OuVictim *) b)->last_used;
+	uint64		l = ((const OuByUse *) a)->last_used;
+	uint64		r = ((const OuByUse *) b)->last_used;
 
 	return l < r ? -1 : (l > r ? 1 : 0);
 }
 
+void
+ou_sort_by_use(OuByUse *v, Size n)
+{
+	qsort(v, n, sizeof(OuByUse), ou_by_use_cmp);
+}
+
 /*
  * ou_table_dealloc
- *		Remove the least recently used entries of a full table; returns
- *		how many.
+ *		Remove the least recently used entries of a full table, each shown
+ *		to evicting (when not NULL) before it goes; returns how many.
  */
 static uint64
-ou_table_dealloc(HTAB *htab, Size used_offset)
+ou_table_dealloc(HTAB *htab, Size used_offset, OuEvictHook evicting)
 {
 	HASH_SEQ_STATUS seq;
 	char	   *entry;
-	OuVictim   *v;
+	OuByUse    *v;
 	long		n = 0,
 				cap = hash_get_num_entries(htab),
 				nvict,
@@ -68,7 +75,7 @@ ou_table_dealloc(HTAB *htab, Size used_offset)
 	Assert(OU_LOCKED_EXCLUSIVE());
 	if (cap <= 0)
 		return 0;
-	v = palloc(sizeof(OuVictim) * cap);
+	v = palloc(sizeof(OuByUse) * cap);
 	hash_seq_init(&seq, htab);
 	while ((entry = hash_seq_search(&seq)) != NULL)
 	{
@@ -81,11 +88,13 @@ ou_table_dealloc(HTAB *htab, Size used_offset)
 		v[n].entry = entry;
 		n++;
 	}
-	qsort(v, n, sizeof(OuVictim), ou_victim_cmp);
+	ou_sort_by_use(v, n);
 	nvict = Max(1, n * OU_EVICT_PERCENT / 100);
 	for (i = 0; i < nvict && i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		if (evicting != NULL)
+			evicting(v[i].entry);
 		/* the key is at the start of the entry */
 		(void) hash_search(htab, v[i].entry, HASH_REMOVE, NULL);
 	}
@@ -104,6 +113,20 @@ void *
 ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 			   OuTableCounters *counters, bool *found)
 {
+	return ou_table_enter_extended(htab, key, used_offset, counters, found, NULL);
+}
+
+/*
+ * ou_table_enter_extended
+ *		ou_table_enter, showing each entry that an eviction removes to
+ *		evicting (when not NULL) before it goes, with the LWLock still held
+ *		exclusively: the hook may add the entry's counts to totals of the
+ *		shared state.
+ */
+void *
+ou_table_enter_extended(HTAB *htab, const void *key, Size used_offset,
+						OuTableCounters *counters, bool *found, OuEvictHook evicting)
+{
 	char	   *entry;
 
 	Assert(OU_LOCKED_EXCLUSIVE());
@@ -113,7 +136,7 @@ ou_table_enter(HTAB *htab, const void *key, Size used_offset,
 	else
 	{
 		if (hash_get_num_entries(htab) >= ou_shared->max_entries)
-			counters->evicted += ou_table_dealloc(htab, used_offset);
+			counters->evicted += ou_table_dealloc(htab, used_offset, evicting);
 		entry = hash_search(htab, key, HASH_ENTER_NULL, found);
 		if (entry == NULL)
 			return NULL;

@@ -29,6 +29,13 @@
  *   around the few instructions that touch these fields.
  * - Order: the LWLock, then mutex; never the reverse.  Nothing else is taken
  *   under mutex, and no other LWLock under ours.
+ * - stats_restored, stats_saved_at, stats_saved_tli, stats_check_tli and
+ *   stats_start_reason (where this start's statistics come from) are
+ *   written by the restore in the postmaster before any other process
+ *   exists (collector_restore.c), then only under the LWLock held
+ *   exclusively: by ou_collector_clear() and the worker's timeline check.
+ *   Only the worker writes stats_check_tli after startup, so it reads it
+ *   without a lock.
  * - No lock: worker_wants_lock and resets are atomics (resets is bumped by
  *   a reset under the LWLock and read by the worker without it, to drop the
  *   rounds it kept from before).  lock and max_entries never change after
@@ -51,7 +58,9 @@
  * detailed wait profile, a fifth table (profile_queries or profile_pids
  * on), and the ring of history_size samples.  A new key finds room by
  * evicting the least recently used entries of a full table
- * (collector_evict.c).
+ * (collector_evict.c).  A clean shutdown saves the tables to disk, and the
+ * next start fills them from there before any other process runs
+ * (collector_save.c, collector_restore.c).
  *
  * IDENTIFICATION
  *	  src/collector_shmem.c
@@ -291,6 +300,44 @@ ou_lock_try_exclusive(void)
 	}
 	pg_atomic_write_u32(&ou_shared->worker_wants_lock, 0);
 	return true;
+}
+
+/*
+ * ou_collector_clear
+ *		Empty every table, the history and the counters that describe them,
+ *		which begin again now (ordered_uuid_reset(), and restored statistics
+ *		that cannot go on: collector_restore.c); reason becomes
+ *		collector_info().stats_start_reason.  The rounds the worker still
+ *		keeps for the tables are dropped (OuShared.resets).  The split counts
+ *		begin where the WAL has been read.
+ */
+void
+ou_collector_clear(const char *reason)
+{
+	Assert(OU_LOCKED_EXCLUSIVE());
+	(void) ou_table_remove_if(ou_profile_htab, NULL, NULL);
+	(void) ou_table_remove_if(ou_extend_htab, NULL, NULL);
+	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
+	ou_walrel_clear();
+	if (ou_detail_htab != NULL)
+		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
+	pg_atomic_fetch_add_u32(&ou_shared->resets, 1);
+	SpinLockAcquire(&ou_shared->mutex);
+	ou_shared->ticks = 0;
+	SpinLockRelease(&ou_shared->mutex);
+	memset(&ou_shared->profile, 0, sizeof(OuTableCounters));
+	memset(&ou_shared->extend, 0, sizeof(OuTableCounters));
+	memset(&ou_shared->split, 0, sizeof(OuTableCounters));
+	memset(&ou_shared->detail, 0, sizeof(OuTableCounters));
+	ou_shared->split_pruned = 0;
+	ou_shared->history_written = 0;
+	ou_shared->wal_start = ou_shared->wal_reached;
+	ou_shared->wal_records = 0;
+	ou_shared->wal_skipped_bytes = 0;
+	ou_shared->stats_reset = GetCurrentTimestamp();
+	ou_shared->stats_restored = false;
+	ou_shared->stats_saved_at = 0;
+	strlcpy(ou_shared->stats_start_reason, reason, OU_REASON_LEN);
 }
 
 /*

@@ -227,7 +227,9 @@ ou_db_name(Oid dbid, Datum *out)
 /*
  * ou_event_columns
  *		values[0..3] of a profile or history row: database (NULL for none),
- *		backend type, wait event type and wait event (CPU / CPU for 0).
+ *		backend type, wait event type and wait event (CPU / CPU for 0; a
+ *		restored event folded by collector_restore.c is its class's type and
+ *		"extension", core's own name for an extension's tranche).
  */
 void
 ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
@@ -242,6 +244,14 @@ ou_event_columns(Oid dbid, int32 backend_type, uint32 wait_event_info,
 	{
 		values[2] = CStringGetTextDatum("CPU");
 		values[3] = CStringGetTextDatum("CPU");
+	}
+	else if ((wait_event_info & 0xFFFF) == OU_WAIT_EVENT_FOLDED &&
+			 ou_wait_event_id_is_dynamic(wait_event_info))
+	{
+		/* restored: an extension's event whose name was not kept */
+		t = pgstat_get_wait_event_type(wait_event_info);
+		values[2] = CStringGetTextDatum(t ? t : "???");
+		values[3] = CStringGetTextDatum("extension");
 	}
 	else
 	{
@@ -398,14 +408,15 @@ ou_wal_lag_columns(const OuShared *copy, Datum *values, bool *nulls)
  * ordered_uuid_collector_info
  *		One row about the collector itself: its worker, the tables' use and
  *		capacity, what was dropped and evicted, how far it has followed the
- *		WAL, and its state.
+ *		WAL, its state, and whether its statistics were restored at the
+ *		start.
  */
 Datum
 ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[23];
-	bool		nulls[23];
+	Datum		values[26];
+	bool		nulls[26];
 	OuShared	copy;
 	const char *retention;
 	long		np,
@@ -415,7 +426,10 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	ou_collector_check_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	/* SQL versions before 1.2.0 declare the first 15 columns, 1.2.0 the first 20 */
+	/*
+	 * SQL versions before 1.2.0 declare the first 15 columns, 1.2.0 the
+	 * first 20, 1.3.0 to 1.5.2 the first 23
+	 */
 	ou_check_result_columns(tupdesc, 15, lengthof(values), "collector_info");
 
 	ou_lock_shared();
@@ -464,6 +478,11 @@ ordered_uuid_collector_info(PG_FUNCTION_ARGS)
 	nulls[22] = retention == NULL || copy.worker_pid == 0;
 	if (!nulls[22])
 		values[22] = CStringGetTextDatum(retention);
+	/* 1.6.0: whether the statistics go on from the last clean shutdown's, and why (not) */
+	values[23] = BoolGetDatum(copy.stats_restored);
+	values[24] = TimestampTzGetDatum(copy.stats_saved_at);
+	nulls[24] = copy.stats_saved_at == 0;
+	values[25] = CStringGetTextDatum(copy.stats_start_reason);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
@@ -478,27 +497,7 @@ ordered_uuid_reset(PG_FUNCTION_ARGS)
 {
 	ou_collector_check_loaded();
 	LWLockAcquire(ou_shared->lock, LW_EXCLUSIVE);
-	(void) ou_table_remove_if(ou_profile_htab, NULL, NULL);
-	(void) ou_table_remove_if(ou_extend_htab, NULL, NULL);
-	(void) ou_table_remove_if(ou_split_htab, NULL, NULL);
-	ou_walrel_clear();
-	if (ou_detail_htab != NULL)
-		(void) ou_table_remove_if(ou_detail_htab, NULL, NULL);
-	pg_atomic_fetch_add_u32(&ou_shared->resets, 1);
-	SpinLockAcquire(&ou_shared->mutex);
-	ou_shared->ticks = 0;
-	SpinLockRelease(&ou_shared->mutex);
-	memset(&ou_shared->profile, 0, sizeof(OuTableCounters));
-	memset(&ou_shared->extend, 0, sizeof(OuTableCounters));
-	memset(&ou_shared->split, 0, sizeof(OuTableCounters));
-	memset(&ou_shared->detail, 0, sizeof(OuTableCounters));
-	ou_shared->split_pruned = 0;
-	ou_shared->history_written = 0;
-	/* the WAL counters describe what the split counts cover: since now */
-	ou_shared->wal_start = ou_shared->wal_reached;
-	ou_shared->wal_records = 0;
-	ou_shared->wal_skipped_bytes = 0;
-	ou_shared->stats_reset = GetCurrentTimestamp();
+	ou_collector_clear("afresh: ordered_uuid_reset()");
 	LWLockRelease(ou_shared->lock);
 	PG_RETURN_VOID();
 }

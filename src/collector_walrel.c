@@ -19,14 +19,20 @@
  *	 pg_walinspect's block_fpi_length.
  * The rows plus the totals kept beside them (OuWalRelTotals: the records
  * without block references, the counts of entries pruned with their
- * relfilenodes) then equal the WAL read, as long as nothing was evicted or
- * dropped (relation_wal_info() says).
+ * relfilenodes and of those evicted for lack of room) then equal the WAL
+ * read, whatever was evicted: wal_bytes, fpis and fpi_bytes exactly, and the
+ * rows' records add up to relation_records, which counts a record once for
+ * each relation fork it names (once if it names none: the records without
+ * block references are a part of their own), as the rows count it.
  *
  * The table is bounded like the split counts (ordered_uuid.max_entries, the
- * least recently used entries evicted: collector_evict.c) and shares their
- * pruning: the relfilenodes that a commit or abort record drops, and the
- * database directories that a drop record removes, take their entries with
- * them, their counts kept in the pruned totals.
+ * least recently used entries evicted: collector_evict.c, which shows each
+ * victim to ou_walrel_evicting first, so that its counts go to the evicted
+ * totals; a slice's entry that finds no room, not expected, goes there too)
+ * and shares their pruning: the relfilenodes that a commit or abort record
+ * drops, and the database directories that a drop record removes, take
+ * their entries with them, their counts kept in the pruned totals.  The
+ * totals are a fixed number of counters, however many entries left.
  *
  * Locking (the rules: collector_shmem.c): the shared table and its totals
  * are part of the collector's shared state, under its LWLock.  The worker
@@ -248,6 +254,7 @@ ou_walrel_count(XLogReaderState *r, uint64 recno)
 		ou_walrel_slice.no_block_records++;
 		ou_walrel_slice.no_block_bytes += len;
 	}
+	ou_walrel_slice.relation_records += Max(nseen, 1);
 }
 
 /* add an entry's counts to the pruned totals */
@@ -259,6 +266,25 @@ ou_walrel_add_pruned(OuWalRelTotals *t, const OuWalRelEntry *e)
 	t->pruned_bytes += e->wal_bytes;
 	t->pruned_fpis += e->fpis;
 	t->pruned_fpi_bytes += e->fpi_bytes;
+}
+
+/*
+ * ou_walrel_evicting
+ *		Add the counts of an entry that is about to leave the shared table
+ *		for lack of room (collector_evict.c calls it), or that a restore
+ *		leaves out (collector_restore.c), to the evicted totals.
+ */
+void
+ou_walrel_evicting(const void *entry)
+{
+	const OuWalRelEntry *e = entry;
+	OuWalRelTotals *t = ou_walrel_totals;
+
+	Assert(OU_LOCKED_EXCLUSIVE());
+	t->evicted_records += e->records;
+	t->evicted_bytes += e->wal_bytes;
+	t->evicted_fpis += e->fpis;
+	t->evicted_fpi_bytes += e->fpi_bytes;
 }
 
 /* remove key's entry from htab, if any, its counts added to the pruned */
@@ -359,11 +385,13 @@ ou_walrel_flush_entry(const OuWalRelEntry *l, TimestampTz now)
 	bool		found;
 
 	Assert(OU_LOCKED_EXCLUSIVE());
-	e = ou_table_enter(ou_walrel_htab, &l->key, offsetof(OuWalRelEntry, last_used),
-					   &ou_walrel_totals->table, &found);
+	e = ou_table_enter_extended(ou_walrel_htab, &l->key, offsetof(OuWalRelEntry, last_used),
+								&ou_walrel_totals->table, &found, ou_walrel_evicting);
 	if (e == NULL)
 	{
+		/* no room: its counts leave as an evicted entry's would */
 		ou_walrel_totals->table.dropped += l->records;
+		ou_walrel_evicting(l);
 		return;
 	}
 	if (!found)
@@ -422,6 +450,7 @@ ou_walrel_flush(const OuRelFileLocator *dead, int ndead,
 	t->wal_bytes += ou_walrel_slice.wal_bytes;
 	t->fpis += ou_walrel_slice.fpis;
 	t->fpi_bytes += ou_walrel_slice.fpi_bytes;
+	t->relation_records += ou_walrel_slice.relation_records;
 	t->no_block_records += ou_walrel_slice.no_block_records;
 	t->no_block_bytes += ou_walrel_slice.no_block_bytes;
 	memset(&ou_walrel_slice, 0, sizeof(ou_walrel_slice));

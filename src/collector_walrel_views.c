@@ -27,6 +27,7 @@
 #include "citus.h"
 #include "collector_defs.h"
 #include "compat.h"
+#include "util.h"
 #include "walscan.h"
 
 PG_FUNCTION_INFO_V1(ordered_uuid_relation_wal_stats);
@@ -96,8 +97,8 @@ Datum
 ordered_uuid_relation_wal_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[16];
-	bool		nulls[16];
+	Datum		values[20];
+	bool		nulls[20];
 	OuWalRelTotals t;
 	XLogRecPtr	start,
 				reached;
@@ -107,6 +108,8 @@ ordered_uuid_relation_wal_info(PG_FUNCTION_ARGS)
 	ou_collector_check_loaded();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	/* SQL versions 1.4.0 and 1.5.0 declare the first 15 columns */
+	ou_check_result_columns(tupdesc, 15, lengthof(values), "relation_wal_info");
 
 	ou_lock_shared();
 	t = *ou_walrel_totals;
@@ -133,6 +136,12 @@ ordered_uuid_relation_wal_info(PG_FUNCTION_ARGS)
 	values[i++] = Int64GetDatum((int64) entries);
 	values[i++] = Int64GetDatum((int64) t.table.evicted);
 	values[i++] = Int64GetDatum((int64) t.table.dropped);
-	Assert(i == 15);
+	/* 1.5.2: the counts evicted, and the records as the rows count them */
+	values[i++] = Int64GetDatum((int64) t.evicted_records);
+	values[i++] = Int64GetDatum((int64) t.evicted_bytes);
+	values[i++] = Int64GetDatum((int64) t.evicted_fpis);
+	values[i++] = Int64GetDatum((int64) t.evicted_fpi_bytes);
+	values[i++] = Int64GetDatum((int64) t.relation_records);
+	Assert(i == lengthof(values));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -40,6 +40,7 @@
 #include "utils/queryjumble.h"
 #endif
 #include "replication/slot.h"
+#include "storage/lwlock.h"
 #include "storage/proc.h"
 #if PG_VERSION_NUM >= 170000
 #include "storage/procnumber.h"
@@ -48,6 +49,7 @@
 #include "utils/acl.h"
 #include "utils/backend_status.h"
 #include "utils/guc.h"
+#include "utils/wait_event.h"
 /* get_database_name(): in utils/lsyscache.h from 19, commands/dbcommands.h before */
 #if PG_VERSION_NUM >= 190000
 #include "utils/lsyscache.h"
@@ -99,6 +101,15 @@
 	(pg_database_aclcheck((dbid), (roleid), (mode)) == ACLCHECK_OK)
 #endif
 #define ou_database_connect_ok(dbid, roleid) ou_database_acl_ok((dbid), (roleid), ACL_CONNECT)
+
+/* Has roleid EXECUTE on function funcid (core's check in the executor)? */
+#if PG_VERSION_NUM >= 160000
+#define ou_proc_execute_ok(funcid, roleid) \
+	(object_aclcheck(ProcedureRelationId, (funcid), (roleid), ACL_EXECUTE) == ACLCHECK_OK)
+#else
+#define ou_proc_execute_ok(funcid, roleid) \
+	(pg_proc_aclcheck((funcid), (roleid), ACL_EXECUTE) == ACLCHECK_OK)
+#endif
 
 /* PG 18 records the library's name and version in its magic block. */
 #if PG_VERSION_NUM >= 180000
@@ -424,6 +435,46 @@ extern void ou_init_materialized_srf_pg14(FunctionCallInfo fcinfo);	/* compat.c 
 #define ou_shmem_init_hash(name, nelems, info, flags) \
 	ShmemInitHash((name), (nelems), (nelems), (info), (flags))
 #endif
+
+/*----
+ * Diagnostics (diag_scatter.c).
+ *----
+ */
+
+/*
+ * ou_index_beginscan(heap, index, snapshot, nkeys): a plain index scan
+ * without ORDER BY keys, as systable_beginscan starts one (an
+ * instrumentation argument from 18, scan options from 19).
+ */
+#if PG_VERSION_NUM >= 190000
+#define ou_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0, SO_NONE)
+#elif PG_VERSION_NUM >= 180000
+#define ou_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), 0)
+#else
+#define ou_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan((heap), (index), (snapshot), (nkeys), 0)
+#endif
+
+/*
+ * Collector (collector_restore.c, collector_views.c): whether the id of wait
+ * event w is handed out at run time, so that after a restart it may name
+ * another event: an extension's LWLock tranche, and from 17 an injection
+ * point (an extension's custom wait events, also 17+, are all of class
+ * Extension, which the caller folds as a whole).
+ */
+static inline bool
+ou_wait_event_id_is_dynamic(uint32 w)
+{
+	if ((w & 0xFF000000) == PG_WAIT_LWLOCK)
+		return (w & 0xFFFF) >= LWTRANCHE_FIRST_USER_DEFINED;
+#if PG_VERSION_NUM >= 170000
+	if ((w & 0xFF000000) == PG_WAIT_INJECTIONPOINT)
+		return true;
+#endif
+	return false;
+}
 
 /*
  * Generators (generators_striped.c).

@@ -85,10 +85,11 @@ ou_index_shape_citus(FunctionCallInfo fcinfo, Oid indexid, Oid tableid)
 /*
  * ou_index_shape_read
  *		Read every page of B-tree rel (opened and locked by the caller) and
- *		fill out with pgstatindex's counts.
+ *		fill out with pgstatindex's counts; the leaf pages numbered from
+ *		block from on are counted apart too (InvalidBlockNumber: none).
  */
 static void
-ou_index_shape_read(Relation rel, OuIndexShape *out)
+ou_index_shape_read(Relation rel, BlockNumber from, OuIndexShape *out)
 {
 	BufferAccessStrategy bstrategy = GetAccessStrategy(BAS_BULKREAD);
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
@@ -97,7 +98,9 @@ ou_index_shape_read(Relation rel, OuIndexShape *out)
 	Page		page;
 	int64		fragments = 0;
 	double		max_avail = 0,
-				free_space = 0;
+				free_space = 0,
+				added_avail = 0,
+				added_free = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->nblocks = nblocks;
@@ -138,9 +141,17 @@ ou_index_shape_read(Relation rel, OuIndexShape *out)
 			out->empty_pages++; /* half-dead */
 		else if (P_ISLEAF(opaque))
 		{
-			max_avail += BLCKSZ - (BLCKSZ - ((PageHeader) page)->pd_special + SizeOfPageHeaderData);
+			double		avail = BLCKSZ - (BLCKSZ - ((PageHeader) page)->pd_special + SizeOfPageHeaderData);
+
+			max_avail += avail;
 			free_space += PageGetExactFreeSpace(page);
 			out->leaf_pages++;
+			if (blkno >= from)
+			{
+				added_avail += avail;
+				added_free += PageGetExactFreeSpace(page);
+				out->added_leaf_pages++;
+			}
 			/* A right sibling physically before the page: a "fragment". */
 			if (opaque->btpo_next != P_NONE && opaque->btpo_next < blkno)
 				fragments++;
@@ -155,6 +166,8 @@ ou_index_shape_read(Relation rel, OuIndexShape *out)
 		ou_round(100.0 - free_space / max_avail * 100.0, 2) : -1;
 	out->leaf_fragmentation = out->leaf_pages > 0 ?
 		ou_round((double) fragments / (double) out->leaf_pages * 100.0, 2) : -1;
+	out->added_leaf_density = added_avail > 0 ?
+		ou_round(100.0 - added_free / added_avail * 100.0, 2) : -1;
 }
 
 /*
@@ -199,9 +212,22 @@ ou_index_shape_open(Oid relid)
 void
 ou_index_shape_of(Oid relid, OuIndexShape *out)
 {
+	ou_index_shape_from(relid, InvalidBlockNumber, out);
+}
+
+/*
+ * ou_index_shape_from
+ *		ou_index_shape_of, and the leaf pages numbered from block from on
+ *		apart (added_leaf_pages, added_leaf_density): on an index that only
+ *		had inserts since it had from blocks, the pages those inserts split
+ *		off (new pages are appended; none is reused without a deletion).
+ */
+void
+ou_index_shape_from(Oid relid, BlockNumber from, OuIndexShape *out)
+{
 	Relation	rel = ou_index_shape_open(relid);
 
-	ou_index_shape_read(rel, out);
+	ou_index_shape_read(rel, from, out);
 	relation_close(rel, AccessShareLock);
 }
 
@@ -232,7 +258,7 @@ index_shape(PG_FUNCTION_ARGS)
 		relation_close(rel, AccessShareLock);
 		return ou_index_shape_citus(fcinfo, relid, tableid);
 	}
-	ou_index_shape_read(rel, &sh);
+	ou_index_shape_read(rel, InvalidBlockNumber, &sh);
 	relation_close(rel, AccessShareLock);
 
 	return ou_index_shape_datum(fcinfo, &sh);

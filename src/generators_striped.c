@@ -80,6 +80,18 @@
  * session's in the same index, so the edge stays with that stripe for the
  * rest of the block, whether or not that session is still there.
  *
+ * Not the edge: the newest keys are the right edge of the index only when
+ * the index holds no key above them.  A table that held random keys before
+ * its default became this generator holds them on both sides: the newest
+ * block starts inside the random keyspace (a key beginning 019a... sorts
+ * among the random keys beginning 019a...), so every split there is a 50:50
+ * split, even for the session with the highest stripe, and a session that
+ * skipped its fill keys as the edge leaves its pages half full.  With
+ * right_edge => false (the two-argument form) a session never asks for the
+ * edge nor publishes its keys there: every session makes fill keys, and the
+ * new keys' pages end about 95 % full wherever they land in the index.  The
+ * keys have the one-argument form's layout.
+ *
  * Uniqueness: within a session, front keys have distinct clocks and each
  * front key gets at most one fill key; processes at the same time have
  * different stripes.  A session that makes front keys faster than one a
@@ -234,10 +246,11 @@ ou_stripe_at_edge(int64 t, int32 interval_length, uint32 stripe)
  *		The clock of the next key: a new front key's (ou_stripe_front_clock),
  *		or, in a run of fill keys, that of the front key to fill.  *pass is
  *		set to 0 or 1 accordingly.  interval_length and stripe are those of
- *		the key.
+ *		the key; right_edge false: the keys are never the index's right edge,
+ *		so the session always fills and leaves the shared edges alone.
  */
 static int64
-ou_stripe_next_clock(int32 interval_length, uint32 stripe, int *pass)
+ou_stripe_next_clock(int32 interval_length, uint32 stripe, bool right_edge, int *pass)
 {
 	int64		block_us = interval_length * US_PER_SEC;
 	int64		now;
@@ -260,7 +273,7 @@ ou_stripe_next_clock(int32 interval_length, uint32 stripe, int *pass)
 		ou_stripe.filling = ou_stripe.fronts - ou_stripe.filled > OU_STRIPE_LAG;
 	else if (ou_stripe.fronts - ou_stripe.filled >= OU_STRIPE_LAG + OU_STRIPE_RUN)
 	{
-		if (ou_stripe_at_edge(ou_stripe.last_us, interval_length, stripe))
+		if (right_edge && ou_stripe_at_edge(ou_stripe.last_us, interval_length, stripe))
 			ou_stripe.filled = ou_stripe.fronts;
 		else
 			ou_stripe.filling = true;
@@ -279,7 +292,7 @@ ou_stripe_next_clock(int32 interval_length, uint32 stripe, int *pass)
 
 	now = ou_stripe_front_clock();
 	/* the first key of a new block: let the other sessions know at once */
-	if (now / block_us != ou_stripe.last_us / block_us)
+	if (right_edge && now / block_us != ou_stripe.last_us / block_us)
 		(void) ou_stripe_at_edge(now, interval_length, stripe);
 	ou_stripe.last_us = now;
 	ou_stripe.ring[ou_stripe.fronts % lengthof(ou_stripe.ring)] = now;
@@ -309,8 +322,10 @@ ou_stripe_of_process(void)
 }
 
 /*
- * uuid_striped_nextval(interval_length int)
+ * uuid_striped_nextval(interval_length int [, right_edge boolean])
  *		Version 8 UUID: block start, stripe, slot, random (layout above).
+ *		The one-argument form (the only one before SQL version 1.6.0) is
+ *		right_edge => true.
  */
 Datum
 uuid_striped_nextval(PG_FUNCTION_ARGS)
@@ -324,14 +339,20 @@ uuid_striped_nextval(PG_FUNCTION_ARGS)
 	uint64		low;
 	uint32		stripe;
 	uint8		rnd[3];
+	bool		right_edge = true;
 	int			pass;
 	int			i;
 
 	interval_length = ou_getarg_int32(fcinfo, 0, "interval_length", 1, OU_STRIPE_MAX_INTERVAL);
+	if (PG_NARGS() > 1)
+	{
+		ou_check_not_null(fcinfo, 1, "right_edge");
+		right_edge = PG_GETARG_BOOL(1);
+	}
 
 	block_us = (int64) interval_length * US_PER_SEC;
 	stripe = ou_stripe_of_process();
-	t = ou_stripe_next_clock(interval_length, stripe, &pass);
+	t = ou_stripe_next_clock(interval_length, stripe, right_edge, &pass);
 	start = t - t % block_us;
 	block_ms = (uint64) (start / 1000);
 

@@ -27,7 +27,8 @@ void		_PG_init(void);
  *		Called when the library is loaded.  The benchmarks' setting
  *		(ordered_uuid.bench_max_workers) is defined always; only when the
  *		library is loaded through shared_preload_libraries does it set up the
- *		collector (settings, shared memory, background worker: none in
+ *		collector (settings, shared memory, its statistics restored at the
+ *		start and saved at a clean shutdown, background worker: none in
  *		binary-upgrade mode) and the striped keys' shared edge
  *		(generators_edge.c).  The generators, diagnostics and benchmarks
  *		need nothing else.
@@ -42,6 +43,7 @@ _PG_init(void)
 	ou_collector_define_gucs();
 	ou_collector_enable_query_id();
 	ou_shmem_install_hooks();
+	ou_persist_install_hooks();
 	ou_collector_register_worker();
 	ou_edge_install_hooks();
 }

@@ -2,7 +2,7 @@
 -- (doc/bench.md): signatures, defaults, result columns,
 -- labels, comments, privileges and the scratch schema.
 BEGIN;
-SELECT plan(41);
+SELECT plan(47);
 
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer']);
@@ -119,6 +119,34 @@ SELECT isnt_strict('bench_locality', ARRAY['integer', 'integer', 'integer', 'int
 SELECT ok(NOT has_function_privilege('public', 'bench_locality(int, int, int, int, int, bool)', 'EXECUTE'),
 	'bench_locality is granted, not PUBLIC''s (it holds worker slots and writes)');
 
+-- bench_switch (1.6.0): a table of random keys switched to each generator,
+-- beside a fresh table.
+SELECT has_function('bench_switch',
+	ARRAY['text[]', 'bigint', 'bigint', 'text', 'integer', 'integer', 'integer', 'boolean']);
+SELECT is(pg_get_function_arguments('bench_switch(text[], bigint, bigint, text, int, int, int, bool)'::regprocedure),
+	'generators text[] DEFAULT ARRAY[''uuid_v7_nextval()''::text, ''uuid_striped_nextval()''::text, '
+	'''uuid_striped_nextval(3600, right_edge => false)''::text], prefill bigint DEFAULT 1000000, '
+	'rows bigint DEFAULT 500000, from_generator text DEFAULT ''gen_random_uuid()''::text, '
+	'clients integer DEFAULT 1, rows_per_xact integer DEFAULT 1000, repeats integer DEFAULT 1, '
+	'keep boolean DEFAULT false',
+	'bench_switch arguments and defaults');
+SELECT is(
+	(SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+	   FROM pg_attribute WHERE attrelid = 'bench_switch_result'::regclass AND attnum > 0),
+	'generator text, prefill bigint, rows bigint, seconds double precision, rows_per_sec double precision, '
+	'rows_per_sec_min double precision, rows_per_sec_max double precision, wal_bytes_per_row double precision, '
+	'fpi_per_row double precision, leaf_splits_per_1k double precision, pages_added bigint, '
+	'added_leaf_density double precision, pages_vs_fresh double precision, pages_vs_fresh_min double precision, '
+	'pages_vs_fresh_max double precision, runs integer, top_wait_events text, kept_table text, '
+	'rows_per_sec_runs double precision[], pages_added_runs bigint[], run_order integer[]',
+	'bench_switch result columns');
+SELECT function_returns('bench_switch',
+	ARRAY['text[]', 'bigint', 'bigint', 'text', 'integer', 'integer', 'integer', 'boolean'], 'setof bench_switch_result');
+SELECT isnt_strict('bench_switch',
+	ARRAY['text[]', 'bigint', 'bigint', 'text', 'integer', 'integer', 'integer', 'boolean']);
+SELECT ok(NOT has_function_privilege('public', 'bench_switch(text[], bigint, bigint, text, int, int, int, bool)', 'EXECUTE'),
+	'bench_switch is granted, not PUBLIC''s (it holds worker slots and writes)');
+
 -- Every benchmark function: PARALLEL UNSAFE, not SECURITY DEFINER, commented,
 -- no SET clause that would change the caller's search_path.
 SELECT is(
@@ -127,7 +155,8 @@ SELECT is(
 	   FROM pg_proc p WHERE p.proname LIKE 'bench\_%'
 		AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'ordered_uuid')),
 	'bench_bulk_load:u:false bench_cleanup:u:false bench_insert:u:false '
-	'bench_insert_distributed:u:false bench_locality:u:false bench_multi_table:u:false',
+	'bench_insert_distributed:u:false bench_locality:u:false bench_multi_table:u:false '
+	'bench_switch:u:false',
 	'benchmarks are PARALLEL UNSAFE and never SECURITY DEFINER');
 SELECT is(
 	(SELECT count(*)::int FROM pg_proc p WHERE p.proname LIKE 'bench\_%'

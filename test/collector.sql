@@ -4,7 +4,7 @@
 -- tested here; the behaviour is tested by sql/collector.sql, collector_limits.sql and
 -- collector_detail.sql (preloaded) and sql/collector_not_preloaded.sql.
 BEGIN;
-SELECT plan(87);
+SELECT plan(88);
 
 SELECT has_view('wait_profile');
 SELECT has_view('extend_lock_stats');
@@ -44,6 +44,12 @@ SELECT function_returns('ordered_uuid_reset', ARRAY[]::name[], 'void');
 SELECT volatility_is('ordered_uuid_reset', ARRAY[]::name[], 'volatile');
 SELECT volatility_is('ordered_uuid_wait_profile', ARRAY[]::name[], 'volatile');
 SELECT volatility_is('collector_info', ARRAY[]::name[], 'volatile');
+-- 1.6.0: whether the statistics go on from the last clean shutdown's, and why
+SELECT is((SELECT array_agg(n || ' ' || format_type(t, NULL) ORDER BY o)
+			 FROM pg_proc p, unnest(p.proargnames[24:26], p.proallargtypes[24:26]) WITH ORDINALITY AS a(n, t, o)
+			WHERE p.oid = 'collector_info()'::regprocedure),
+		  ARRAY['stats_restored boolean', 'stats_saved_at timestamp with time zone', 'stats_start_reason text'],
+		  'collector_info() ends with stats_restored, stats_saved_at, stats_start_reason');
 SELECT isnt_definer('ordered_uuid_reset', ARRAY[]::name[]);
 SELECT isnt_definer('ordered_uuid_wait_profile', ARRAY[]::name[]);
 SELECT isnt_definer('ordered_uuid_extend_lock_stats', ARRAY[]::name[]);

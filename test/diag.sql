@@ -2,7 +2,7 @@
 -- diagnostics (doc/diag.md): signatures, result columns,
 -- volatility and parallel labels, privileges, comments, search_path safety.
 BEGIN;
-SELECT plan(46);
+SELECT plan(58);
 
 -- Signatures and return types.
 SELECT has_function('index_splits', ARRAY['pg_lsn', 'pg_lsn']);
@@ -75,6 +75,21 @@ SELECT ok(has_function_privilege('ou_tap_plain', 'heap_locality(regclass, name)'
 	'heap_locality: executable by anyone (runs with the caller''s privileges)');
 SELECT ok(has_table_privilege('ou_tap_plain', 'extend_lock_waits', 'SELECT'),
 	'extend_lock_waits: readable by anyone');
+-- Every function of the extension that PUBLIC may not call, and only those,
+-- has the planner support that adds the hint to core's permission error.
+SELECT is_empty($$
+	SELECT p.oid::regprocedure::text
+	  FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+	 WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ordered_uuid')
+	   AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
+	   AND p.prosupport IS DISTINCT FROM 'execute_privilege_support(internal)'::regprocedure$$,
+	'every function that is not PUBLIC''s has execute_privilege_support');
+SELECT is_empty($$
+	SELECT p.oid::regprocedure::text FROM pg_proc p
+	 WHERE p.prosupport = 'execute_privilege_support(internal)'::regprocedure
+	   AND has_function_privilege('public', p.oid, 'EXECUTE')$$,
+	'no PUBLIC function has execute_privilege_support');
 SET LOCAL ROLE ou_tap_plain;
 SELECT throws_ok($$SELECT * FROM index_splits('0/0')$$, '42501', NULL,
 	'index_splits: an ordinary role gets 42501');
@@ -104,12 +119,12 @@ SELECT lives_ok($$SELECT pg_temp.read_view()$$, 'extend_lock_waits under an empt
 -- Bad input.
 SELECT throws_ok($$SELECT * FROM index_splits(NULL)$$, '22004', NULL, 'index_splits(NULL) is an error');
 
--- write_path_report (1.5.0): its columns, labels, privileges and safety.
+-- write_path_report (1.5.0, verify since 1.5.2): its columns, labels, privileges and safety.
 SELECT function_returns('write_path_report', ARRAY[]::text[], 'setof record');
 SELECT is(pg_get_function_arguments('write_path_report()'::regprocedure),
 	'OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text, OUT metric text, '
 	'OUT value numeric, OUT threshold numeric, OUT evidence text, OUT source text, OUT change text, '
-	'OUT measured text',
+	'OUT measured text, OUT verify text',
 	'write_path_report columns');
 SELECT is((SELECT p.provolatile::text || p.proparallel::text FROM pg_proc p
 		   WHERE p.oid = 'write_path_report()'::regprocedure), 'vr',
@@ -121,6 +136,38 @@ SELECT ok((SELECT NOT prosecdef AND proconfig @> ARRAY['search_path=pg_catalog, 
 	'write_path_report: not SECURITY DEFINER, pins search_path');
 SELECT isnt(obj_description('write_path_report()'::regprocedure, 'pg_proc'), NULL,
 	'write_path_report has a comment');
+
+-- index_key_scatter (1.5.2): S4's reader, which runs no code of a table's owner.
+SELECT is(pg_get_function_arguments('index_key_scatter(regclass, integer, bigint)'::regprocedure),
+	'index regclass, max_keys integer DEFAULT 5, max_rows bigint DEFAULT 50000, OUT state text, '
+	'OUT table_pages bigint, OUT rows_per_page double precision, OUT n_distinct real, OUT correlation real, '
+	'OUT keys integer, OUT rows bigint, OUT heap_blocks bigint, OUT packed_blocks bigint, OUT capped boolean',
+	'index_key_scatter arguments and columns');
+SELECT is((SELECT p.provolatile::text || p.proparallel::text || p.proisstrict::text FROM pg_proc p
+		   WHERE p.oid = 'index_key_scatter(regclass, integer, bigint)'::regprocedure), 'vrtrue',
+	'index_key_scatter: volatile, parallel restricted (it locks and reads a table), strict');
+SELECT ok(has_function_privilege('ou_tap_plain', 'index_key_scatter(regclass, integer, bigint)', 'EXECUTE'),
+	'index_key_scatter: executable by anyone (it reads only a column the caller may SELECT)');
+SELECT ok((SELECT NOT prosecdef FROM pg_proc WHERE oid = 'index_key_scatter(regclass, integer, bigint)'::regprocedure),
+	'index_key_scatter: not SECURITY DEFINER');
+SELECT isnt(obj_description('index_key_scatter(regclass, integer, bigint)'::regprocedure, 'pg_proc'), NULL,
+	'index_key_scatter has a comment');
+
+-- index_newest_pages (1.6.0): the pages behind an index's newest ordered keys.
+SELECT is(pg_get_function_arguments('index_newest_pages(regclass, uuid, integer)'::regprocedure),
+	'index regclass, below uuid DEFAULT NULL::uuid, max_pages integer DEFAULT 64, OUT state text, '
+	'OUT newest_time timestamp with time zone, OUT keys_above boolean, OUT leaf_pages integer, '
+	'OUT tuples bigint, OUT ordered_tuples bigint, OUT avg_leaf_density double precision',
+	'index_newest_pages arguments and columns');
+SELECT is((SELECT p.provolatile::text || p.proparallel::text || p.proisstrict::text FROM pg_proc p
+		   WHERE p.oid = 'index_newest_pages(regclass, uuid, integer)'::regprocedure), 'vrfalse',
+	'index_newest_pages: volatile, parallel restricted (it locks and reads an index), not strict (below NULL: now)');
+SELECT ok(has_function_privilege('ou_tap_plain', 'index_newest_pages(regclass, uuid, integer)', 'EXECUTE'),
+	'index_newest_pages: executable by anyone (it reads only a column the caller may SELECT)');
+SELECT ok((SELECT NOT prosecdef FROM pg_proc WHERE oid = 'index_newest_pages(regclass, uuid, integer)'::regprocedure),
+	'index_newest_pages: not SECURITY DEFINER');
+SELECT isnt(obj_description('index_newest_pages(regclass, uuid, integer)'::regprocedure, 'pg_proc'), NULL,
+	'index_newest_pages has a comment');
 
 SELECT * FROM finish();
 ROLLBACK;

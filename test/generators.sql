@@ -2,7 +2,7 @@
 -- their ordering/locality properties.  Run by pg_prove in a database that has
 -- pgtap and ordered_uuid installed (scripts/test-one.sh sets that up).
 BEGIN;
-SELECT plan(50);
+SELECT plan(55);
 
 -- Signatures and return types.
 SELECT has_function('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer']);
@@ -28,6 +28,11 @@ SELECT volatility_is('uuid_striped_nextval', ARRAY['integer'], 'volatile');
 SELECT isnt_strict('uuid_sequence_nextval', ARRAY['regclass', 'integer', 'integer']);
 SELECT isnt_strict('uuid_time_nextval', ARRAY['integer', 'integer']);
 SELECT isnt_strict('uuid_striped_nextval', ARRAY['integer']);
+-- the two-argument form (1.6.0), for a table that held random keys
+SELECT has_function('uuid_striped_nextval', ARRAY['integer', 'boolean']);
+SELECT function_returns('uuid_striped_nextval', ARRAY['integer', 'boolean'], 'uuid');
+SELECT volatility_is('uuid_striped_nextval', ARRAY['integer', 'boolean'], 'volatile');
+SELECT isnt_strict('uuid_striped_nextval', ARRAY['integer', 'boolean']);
 SELECT is_strict('uuid_block_id', ARRAY['uuid', 'integer']);
 SELECT is_strict('uuid_v7_time', ARRAY['uuid']);
 SELECT is(
@@ -36,7 +41,7 @@ SELECT is(
 	  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ordered_uuid'
 	  WHERE p.proname LIKE 'uuid\_%'),
 	'uuid_block_id:s uuid_block_max:s uuid_block_min:s uuid_from_base32hex:s uuid_from_ulid:s uuid_sequence_nextval:u '
-	'uuid_striped_nextval:s uuid_time:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_decoder:s '
+	'uuid_striped_nextval:s uuid_striped_nextval:s uuid_time:s uuid_time_block_id:s uuid_time_block_range:s uuid_time_decoder:s '
 	'uuid_time_encoder:s uuid_time_in:s uuid_time_in_sel:s uuid_time_in_support:s uuid_time_nextval:s '
 	'uuid_time_range_lower:s uuid_time_range_upper:s uuid_to_base32hex:s uuid_to_ulid:s uuid_v7_from_time:s '
 	'uuid_v7_max:s uuid_v7_min:s uuid_v7_nextval:s uuid_v7_nextval:s uuid_v7_time:s uuid_version:s',
@@ -49,6 +54,10 @@ SELECT is(pg_get_function_arguments('uuid_time_nextval(int, int)'::regprocedure)
 	'interval_length integer DEFAULT 60, interval_count integer DEFAULT 65536', 'uuid_time_nextval defaults');
 SELECT is(pg_get_function_arguments('uuid_striped_nextval(int)'::regprocedure),
 	'interval_length integer DEFAULT 3600', 'uuid_striped_nextval defaults');
+-- no defaults: uuid_striped_nextval() and (n) keep meaning the one-argument
+-- form, which column defaults made before 1.6.0 call
+SELECT is(pg_get_function_arguments('uuid_striped_nextval(int, boolean)'::regprocedure),
+	'interval_length integer, right_edge boolean', 'uuid_striped_nextval(interval_length, right_edge) has no defaults');
 SELECT is(pg_get_function_arguments('uuid_block_id(uuid, int)'::regprocedure),
 	'id uuid, block_count integer DEFAULT 65536', 'uuid_block_id defaults');
 

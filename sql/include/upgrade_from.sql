@@ -15,6 +15,12 @@ INSERT INTO t_v7 (n) SELECT g FROM generate_series(1, 100) g;
 INSERT INTO t_time (n) SELECT g FROM generate_series(1, 100) g;
 INSERT INTO t_seq (n) SELECT g FROM generate_series(1, 100) g;
 INSERT INTO t_named (n) SELECT g FROM generate_series(1, 100) g;
+-- a striped default, from the first release that has the generator (1.1.0)
+SELECT pg_catalog.to_regprocedure('uuid_striped_nextval(integer)') IS NOT NULL AS has_striped \gset
+\if :has_striped
+CREATE TABLE t_striped (id uuid PRIMARY KEY DEFAULT uuid_striped_nextval(), n int);
+INSERT INTO t_striped (n) SELECT g FROM generate_series(1, 100) g;
+\endif
 CREATE VIEW my_waits AS SELECT pid, relation FROM extend_lock_waits;
 CREATE VIEW my_profile AS SELECT database, samples FROM wait_profile;
 CREATE VIEW my_splits AS SELECT index, leaf_splits FROM index_split_stats;
@@ -67,6 +73,22 @@ SELECT (SELECT count(*) FROM t_v7) AS v7_rows,
 	   (SELECT count(*) FROM t_time) AS time_rows,
 	   (SELECT count(*) FROM t_seq) AS seq_rows,
 	   (SELECT count(*) FROM t_named) AS named_rows;
+-- 1.6.0 adds uuid_striped_nextval(interval_length, right_edge) beside the
+-- one-argument form: a default made before still calls the one-argument
+-- form, and a call without right_edge still resolves to it
+\if :has_striped
+INSERT INTO t_striped (n) SELECT g FROM generate_series(101, 200) g;
+SELECT count(*) = 200 AND bool_and(uuid_version(id) = 8) AS striped_default_works,
+	   (SELECT pg_catalog.pg_describe_object(d.refclassid, d.refobjid, 0)
+		  FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_attrdef ad ON ad.oid = d.objid
+		 WHERE d.classid = 'pg_catalog.pg_attrdef'::regclass AND ad.adrelid = 't_striped'::regclass
+		   AND d.refclassid = 'pg_catalog.pg_proc'::regclass) AS striped_default_calls
+  FROM t_striped;
+\else
+SELECT true AS striped_default_works, 'function uuid_striped_nextval(integer)' AS striped_default_calls;
+\endif
+SELECT uuid_version(uuid_striped_nextval()) = 8 AND uuid_version(uuid_striped_nextval(60)) = 8 AND
+	   uuid_version(uuid_striped_nextval(3600, right_edge => false)) = 8 AS striped_forms_resolve;
 -- v7 keys increase with insertion order within a session
 SELECT bool_and(ordered) AS v7_increasing
   FROM (SELECT id > lag(id) OVER (ORDER BY n) AS ordered FROM t_v7) o WHERE ordered IS NOT NULL;
@@ -79,5 +101,8 @@ SELECT count(*) AS waiting_now FROM my_waits;
 SELECT keys AS locality_keys FROM my_locality;
 DROP VIEW my_waits, my_profile, my_splits, my_extend, my_locality;
 DROP TABLE t_v7, t_time, t_seq, t_named;
+\if :has_striped
+DROP TABLE t_striped;
+\endif
 DROP SEQUENCE s;
 DROP EXTENSION ordered_uuid;

@@ -21,6 +21,10 @@
  * register theirs: a test decides when registration happens.
  * ou_test_hold_collector_lock holds the collector's LWLock in shared mode, as
  * a reader of its views stuck inside its copy would: the worker must go on.
+ * ou_test_collector_fill fills the collector's tables with made-up entries
+ * of databases that do not exist, which no sample or WAL record touches
+ * again: their counts must come back unchanged from a clean restart, at any
+ * size up to the largest max_entries.
  * ou_test_slow_wal_flush holds WALWriteLock most of the time, so that commits
  * wait for their WAL's flush as on a slow disk, although pg_regress's
  * temporary instances run with fsync off (write_path_report's S3).
@@ -38,7 +42,10 @@
 
 #include "access/relation.h"
 #include "access/xact.h"
+#include "catalog/pg_authid_d.h"
+#include "catalog/pg_tablespace_d.h"
 #include "catalog/pg_type.h"
+#include "common/relpath.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -455,4 +462,187 @@ ou_test_slow_wal_flush(PG_FUNCTION_ARGS)
 	}
 	SPI_finish();
 	PG_RETURN_INT32(cycles);
+}
+
+PG_FUNCTION_INFO_V1(ou_test_collector_fill);
+
+/* the first database OID of the made-up entries (no real one comes near) */
+#define OU_TEST_FILL_DB		4200000000U
+
+/* the collector's shared state and tables, attached to by their names */
+typedef struct OuTestCollector
+{
+	OuShared   *shared;
+	int			max_entries;
+	HTAB	   *profile;
+	HTAB	   *extend;
+	HTAB	   *split;
+	HTAB	   *walrel;
+	HTAB	   *detail;			/* NULL while the detailed profile is off */
+} OuTestCollector;
+
+/* attach to one of the collector's shared tables, by its name */
+static HTAB *
+ou_test_collector_table(const char *name, Size keysize, Size entrysize, int max_entries)
+{
+	HASHCTL		info;
+
+	memset(&info, 0, sizeof(info));
+	info.keysize = keysize;
+	info.entrysize = entrysize;
+	return ou_shmem_init_hash(name, max_entries, &info, HASH_ELEM | HASH_BLOBS | HASH_FIXED_SIZE);
+}
+
+/* attach to the collector's shared memory (an ERROR without it) */
+static void
+ou_test_collector_attach(OuTestCollector *c)
+{
+	bool		found;
+	bool		detail = strcmp(GetConfigOption("ordered_uuid.profile_queries", false, false), "on") == 0 ||
+		strcmp(GetConfigOption("ordered_uuid.profile_pids", false, false), "on") == 0;
+
+	c->max_entries = atoi(GetConfigOption("ordered_uuid.max_entries", false, false));
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	c->shared = ShmemInitStruct("ordered_uuid collector", sizeof(OuShared), &found);
+	if (!found)
+	{
+		LWLockRelease(AddinShmemInitLock);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the ordered_uuid collector is not running")));
+	}
+	c->profile = ou_test_collector_table("ordered_uuid wait profile", sizeof(OuProfileKey),
+										 sizeof(OuProfileEntry), c->max_entries);
+	c->extend = ou_test_collector_table("ordered_uuid extension lock stats", sizeof(OuExtendKey),
+										sizeof(OuExtendEntry), c->max_entries);
+	c->split = ou_test_collector_table("ordered_uuid index split stats", sizeof(OuRelFileLocator),
+									   sizeof(OuSplitEntry), c->max_entries);
+	c->walrel = ou_test_collector_table("ordered_uuid relation WAL stats", sizeof(OuWalRelKey),
+										sizeof(OuWalRelEntry), c->max_entries);
+	c->detail = !detail ? NULL :
+		ou_test_collector_table("ordered_uuid detailed wait profile", sizeof(OuDetailKey),
+								sizeof(OuDetailEntry), c->max_entries);
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/* the new entry of key in htab, zeroed after the key; NULL when full or there */
+static void *
+ou_test_fill_enter(OuTestCollector *c, HTAB *htab, const void *key, Size keysize,
+				   Size entrysize, Size used_offset)
+{
+	bool		found;
+	char	   *e;
+
+	if (hash_get_num_entries(htab) >= c->max_entries)
+		return NULL;
+	e = hash_search(htab, key, HASH_ENTER_NULL, &found);
+	if (e == NULL || found)
+		return NULL;
+	memset(e + keysize, 0, entrysize - keysize);
+	c->shared->use_clock++;
+	memcpy(e + used_offset, &c->shared->use_clock, sizeof(uint64));
+	return e;
+}
+
+/* copy ent (its last_used set anew) into its new entry of htab; 1, or 0 if none */
+static int
+ou_test_fill_copy(OuTestCollector *c, HTAB *htab, void *ent, Size keysize, Size entrysize,
+				  Size used_offset)
+{
+	char	   *e;
+
+	if (htab == NULL || (e = ou_test_fill_enter(c, htab, ent, keysize, entrysize, used_offset)) == NULL)
+		return 0;
+	memcpy((char *) ent + used_offset, e + used_offset, sizeof(uint64));
+	memcpy(e, ent, entrysize);
+	return 1;
+}
+
+/* made-up entry i of the tables that are not yet full; returns how many */
+static int
+ou_test_fill_one(OuTestCollector *c, int i)
+{
+	Oid			db = OU_TEST_FILL_DB + (Oid) i;
+	OuProfileEntry pe;
+	OuExtendEntry ee;
+	OuSplitEntry se;
+	OuWalRelEntry we;
+	OuDetailEntry de;
+
+	memset(&pe, 0, sizeof(pe));
+	memset(&ee, 0, sizeof(ee));
+	memset(&se, 0, sizeof(se));
+	memset(&we, 0, sizeof(we));
+	memset(&de, 0, sizeof(de));
+	pe.key.dbid = de.key.dbid = db;
+	pe.key.backend_type = de.key.backend_type = B_BACKEND;
+	/* the collector's own tranche: an extension's, its id given out at start */
+	pe.key.wait_event_info = i % 10 == 0 ? PG_WAIT_LWLOCK | c->shared->lock->tranche : 0;
+	pe.samples = de.samples = i + 1;
+	pe.time_us = de.time_us = (int64) (i + 1) * 10000;
+	de.key.roleid = BOOTSTRAP_SUPERUSERID;
+	de.key.queryid = i + 1;
+	ee.key.dbid = db;
+	ee.key.relid = (Oid) i + 1;
+	ee.samples = ee.waits = i + 1;
+	ee.time_us = (int64) (i + 1) * 10000;
+	ee.max_waiters = 1;
+	ee.last_wait = c->shared->stats_reset;
+	se.key.spcOid = DEFAULTTABLESPACE_OID;
+	se.key.dbOid = db;
+	se.key.relNumber = (Oid) i + 1;
+	se.leaf_splits = i + 1;
+	se.root_splits = 1;
+	we.key.loc = se.key;
+	we.key.forknum = MAIN_FORKNUM;
+	we.records = i + 1;
+	we.wal_bytes = (uint64) (i + 1) * 100;
+	return ou_test_fill_copy(c, c->profile, &pe, sizeof(pe.key), sizeof(pe),
+							 offsetof(OuProfileEntry, last_used)) +
+		ou_test_fill_copy(c, c->extend, &ee, sizeof(ee.key), sizeof(ee),
+						  offsetof(OuExtendEntry, last_used)) +
+		ou_test_fill_copy(c, c->split, &se, sizeof(se.key), sizeof(se),
+						  offsetof(OuSplitEntry, last_used)) +
+		ou_test_fill_copy(c, c->walrel, &we, sizeof(we.key), sizeof(we),
+						  offsetof(OuWalRelEntry, last_used)) +
+		ou_test_fill_copy(c, c->detail, &de, sizeof(de.key), sizeof(de),
+						  offsetof(OuDetailEntry, last_used));
+}
+
+/*
+ * ou_test_collector_fill(n int, stats_reset timestamptz) RETURNS bigint
+ *
+ * Enters up to n made-up entries into each of the collector's tables (the
+ * detailed profile too when it is on), as far as max_entries leaves room:
+ * entry i is of database OU_TEST_FILL_DB + i, counts i + 1 (a wait_profile
+ * entry in ten on the collector's own LWLock tranche, whose id core gives
+ * out at start, the others CPU), entered in
+ * order of i (the highest i are the most recently used).  Sets stats_reset
+ * when it is not NULL.  Returns the entries entered.  The relation_wal_stats
+ * rows then no longer add up to relation_wal_info().  Needs the library
+ * preloaded.
+ */
+Datum
+ou_test_collector_fill(PG_FUNCTION_ARGS)
+{
+	int			n = PG_GETARG_INT32(0);
+	OuTestCollector c;
+	int64		entered = 0;
+	int			i;
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only superusers may fill the collector's tables")));
+	ou_test_collector_attach(&c);
+	LWLockAcquire(c.shared->lock, LW_EXCLUSIVE);
+	for (i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		entered += ou_test_fill_one(&c, i);
+	}
+	if (!PG_ARGISNULL(1))
+		c.shared->stats_reset = PG_GETARG_TIMESTAMPTZ(1);
+	LWLockRelease(c.shared->lock);
+	PG_RETURN_INT64(entered);
 }

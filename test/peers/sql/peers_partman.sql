@@ -10,7 +10,9 @@ SET client_min_messages = warning;
 CREATE DATABASE peers_partman;
 \c peers_partman
 SET timezone = 'UTC';
-CREATE EXTENSION ordered_uuid;
+CREATE SCHEMA ordered_uuid;
+CREATE EXTENSION ordered_uuid SCHEMA ordered_uuid;
+SET search_path = public, ordered_uuid;
 CREATE SCHEMA partman;
 CREATE EXTENSION pg_partman SCHEMA partman;
 
@@ -20,8 +22,8 @@ CREATE EXTENSION pg_partman SCHEMA partman;
 CREATE TABLE public.events (id uuid NOT NULL DEFAULT uuid_striped_nextval(), payload text) PARTITION BY RANGE (id);
 CREATE INDEX ON public.events (id);
 SELECT partman.create_parent(p_parent_table := 'public.events', p_control := 'id', p_interval := '1 day',
-							 p_time_encoder := 'public.uuid_time_encoder',
-							 p_time_decoder := 'public.uuid_time_decoder');
+							 p_time_encoder := 'ordered_uuid.uuid_time_encoder',
+							 p_time_decoder := 'ordered_uuid.uuid_time_decoder');
 INSERT INTO events (payload) SELECT 'now' FROM generate_series(1, 100);
 INSERT INTO events (id, payload)
 SELECT uuid_v7_from_time(now() - d * interval '1 day'), d || ' days ago' FROM generate_series(1, 3) d, generate_series(1, 10);
@@ -30,8 +32,8 @@ ANALYZE events;
 -- The same with version 7 keys
 CREATE TABLE public.sessions (id uuid NOT NULL DEFAULT uuid_v7_nextval(), payload text) PARTITION BY RANGE (id);
 SELECT partman.create_parent(p_parent_table := 'public.sessions', p_control := 'id', p_interval := '1 day',
-							 p_time_encoder := 'public.uuid_time_encoder',
-							 p_time_decoder := 'public.uuid_time_decoder');
+							 p_time_encoder := 'ordered_uuid.uuid_time_encoder',
+							 p_time_decoder := 'ordered_uuid.uuid_time_decoder');
 INSERT INTO sessions (payload) SELECT 'now' FROM generate_series(1, 100);
 
 -- The partitions: four days back, today, four ahead, whole days, each bound

@@ -14,9 +14,9 @@ CREATE EXTENSION timescaledb;
 \set VERBOSITY terse
 CREATE EXTENSION ordered_uuid;
 \set VERBOSITY default
-CREATE SCHEMA ou;
-CREATE EXTENSION ordered_uuid SCHEMA ou;
-SET search_path = public, ou;
+CREATE SCHEMA ordered_uuid;
+CREATE EXTENSION ordered_uuid SCHEMA ordered_uuid;
+SET search_path = public, ordered_uuid;
 
 -- The chunk exclusion a query gets: the chunks it scans
 CREATE FUNCTION pg_temp.chunks(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -36,11 +36,11 @@ END $$;
 -- 1. partition_func => uuid_time: chunks by the key's time; version 7 keys
 -- and striped keys (their block start)
 CREATE TABLE metrics (id uuid NOT NULL DEFAULT uuid_v7_nextval(), v int);
-SELECT create_hypertable('metrics', by_range('id', INTERVAL '1 day', partition_func => 'ou.uuid_time'));
+SELECT create_hypertable('metrics', by_range('id', INTERVAL '1 day', partition_func => 'ordered_uuid.uuid_time'));
 INSERT INTO metrics (id, v)
 SELECT uuid_v7_from_time(timestamptz '2025-01-10 00:00+00' + g * interval '1 hour'), g FROM generate_series(0, 71) g;
 CREATE TABLE sessions (id uuid NOT NULL DEFAULT uuid_striped_nextval(), v int);
-SELECT create_hypertable('sessions', by_range('id', INTERVAL '1 day', partition_func => 'ou.uuid_time'));
+SELECT create_hypertable('sessions', by_range('id', INTERVAL '1 day', partition_func => 'ordered_uuid.uuid_time'));
 INSERT INTO sessions (v) SELECT g FROM generate_series(1, 100) g;
 SELECT hypertable_name, count(*) AS chunks, min(range_start) AS first, max(range_end) AS last
   FROM timescaledb_information.chunks WHERE hypertable_name = 'metrics' GROUP BY 1;

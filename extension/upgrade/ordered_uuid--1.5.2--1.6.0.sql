@@ -1,0 +1,521 @@
+-- ordered_uuid 1.5.2 -> 1.6.0
+--
+-- The same changes as in extension/*.sql; the upgrade test (sql/upgrade.sql)
+-- checks that the catalog becomes that of a fresh install.
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION ordered_uuid UPDATE TO '1.6.0'" to load this file. \quit
+
+--------------------------------------------------------------------------------
+-- Collector (extension/30_collector.sql): collector_info() says whether the statistics go on from those
+-- saved at the last clean shutdown (stats_restored, stats_saved_at) and why
+-- (not) (stats_start_reason).  New OUT columns change the result type, so the
+-- function is dropped and created again: a view of one's own on it must be
+-- dropped before the update and created after it, which the error says.  It
+-- comes first, so that an update that stops here has done nothing else.
+--------------------------------------------------------------------------------
+DO $$
+DECLARE
+	msg text;
+	detail text;
+BEGIN
+	DROP FUNCTION collector_info();
+EXCEPTION WHEN dependent_objects_still_exist THEN
+	GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+	RAISE EXCEPTION USING ERRCODE = 'dependent_objects_still_exist', MESSAGE = msg, DETAIL = detail,
+		HINT = 'This update drops collector_info() and creates it again with new result columns: drop the objects that depend on it, run ALTER EXTENSION ordered_uuid UPDATE, then create them again.';
+END $$;
+
+CREATE FUNCTION collector_info(
+	OUT worker_pid integer, OUT worker_started timestamptz,
+	OUT stats_reset timestamptz, OUT rounds bigint, OUT max_entries integer,
+	OUT profile_entries bigint, OUT profile_dropped bigint,
+	OUT extend_entries bigint, OUT extend_dropped bigint,
+	OUT split_entries bigint, OUT split_dropped bigint,
+	OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
+	OUT wal_skipped_bytes bigint, OUT profile_evicted bigint,
+	OUT extend_evicted bigint, OUT split_evicted bigint,
+	OUT split_pruned bigint, OUT state text, OUT wal_lag_bytes bigint,
+	OUT wal_lag interval, OUT wal_retention text, OUT stats_restored boolean,
+	OUT stats_saved_at timestamptz, OUT stats_start_reason text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION collector_info() IS
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, how it keeps the WAL it has not read, and whether its statistics go on from those saved at the last clean shutdown (and why not)';
+
+--------------------------------------------------------------------------------
+-- Switching a table that holds random keys to an ordered default.
+-- uuid_striped_nextval(interval_length, right_edge) makes fill keys in every
+-- session, for an index whose right edge holds random keys (extension/
+-- 10_generators.sql); index_newest_pages() measures the pages behind an
+-- index's newest time-ordered keys (extension/20_diag.sql); bench_switch()
+-- measures a switched table beside a fresh one (extension/40_bench.sql);
+-- write_path_report()'s S1 gives the right_edge => false change and finds a
+-- table switched the old way.
+--------------------------------------------------------------------------------
+
+-- Generators: the two-argument form, a function of its own beside the
+-- one-argument form that existing column defaults call.
+CREATE FUNCTION uuid_striped_nextval(interval_length int, right_edge boolean)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int, boolean) IS
+'uuid_striped_nextval(interval_length) for an index that holds keys above the new ones (right_edge => false: random keys of before the switch): every session makes fill keys, so the new keys'' pages end about 95 % full wherever they land';
+
+-- Diagnostics: index_newest_pages.
+CREATE FUNCTION index_newest_pages(index regclass, below uuid DEFAULT NULL,
+								   max_pages integer DEFAULT 64,
+								   OUT state text, OUT newest_time timestamptz, OUT keys_above boolean,
+								   OUT leaf_pages integer, OUT tuples bigint, OUT ordered_tuples bigint,
+								   OUT avg_leaf_density float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_newest_pages'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION index_newest_pages(regclass, uuid, integer) IS
+'the leaf pages behind a uuid B-tree''s newest time-ordered key (version 7 or 8) below below (default: now + 1 minute): how many (at most max_pages), their entries, how many are time-ordered, their average density, and whether the index holds keys above below (then no split there is a rightmost split)';
+
+-- Benchmarks: bench_switch, granted rather than PUBLIC's like the others.
+CREATE TYPE bench_switch_result AS (
+	generator text,
+	prefill bigint,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	pages_added bigint,
+	added_leaf_density float8,
+	pages_vs_fresh float8,
+	pages_vs_fresh_min float8,
+	pages_vs_fresh_max float8,
+	runs int,
+	top_wait_events text,
+	kept_table text,
+	rows_per_sec_runs float8[],
+	pages_added_runs bigint[],
+	run_order int[]
+);
+
+CREATE FUNCTION bench_switch(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()',
+									'uuid_striped_nextval(3600, right_edge => false)'],
+	prefill bigint DEFAULT 1000000,
+	rows bigint DEFAULT 500000,
+	from_generator text DEFAULT 'gen_random_uuid()',
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	repeats int DEFAULT 1,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_switch_result
+AS 'MODULE_PATHNAME', 'bench_switch'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) IS
+'switching a table of prefill from_generator keys (random by default) to each generator as its key, beside a fresh table with that key: index pages the new rows added and their leaf density, the growth over the fresh table''s (pages_vs_fresh), WAL and full-page images per row, rows/s; medians of interleaved repetitions (scenario S1 of the documentation, doc/scenarios.md)';
+
+REVOKE ALL ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) FROM PUBLIC;
+
+-- write_path_report: S1's change is the right_edge => false form, and a new
+-- S1 row finds a table switched the old way.  Its result columns do not
+-- change, so it is replaced in place (a view of one's own on it stays).
+CREATE OR REPLACE FUNCTION write_path_report(
+	OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text,
+	OUT metric text, OUT value numeric, OUT threshold numeric, OUT evidence text,
+	OUT source text, OUT change text, OUT measured text, OUT verify text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '100ms'
+AS $fn$
+DECLARE
+	ext text;
+	info record;
+	running boolean := false;
+	acc jsonb[] := '{}';	-- arrays: appending to a local array does not copy it
+	blind jsonb[] := '{}';
+	history numeric;
+	r record;
+	s record;
+	idx_size text;
+	amp numeric;
+	np record;
+	err_state text;
+	err_msg text;
+BEGIN
+	SELECT quote_ident(n.nspname) INTO ext
+	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+	 WHERE e.extname = 'ordered_uuid';
+
+	-- the collector: loaded, running, and for how long it has counted
+	BEGIN
+		SELECT * INTO info FROM @extschema@.collector_info();
+		running := info.state = 'running';
+	EXCEPTION WHEN object_not_in_prerequisite_state THEN
+		info := NULL;
+	END;
+	IF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF info.state <> 'running' THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		-- whole seconds, the same in value and evidence
+		history := round(extract(epoch FROM now() - info.stats_reset));
+		IF history < 3600 THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'too little history: the collector''s figures cover less than an hour',
+				'metric', 'seconds since the collector''s statistics began',
+				'value', history, 'threshold', 3600,
+				'evidence', format('stats_reset = %s: S1, S2 and S3 are judged on %s of history',
+								   info.stats_reset, make_interval(secs => history::float8)),
+				'source', 'collector_info()');
+		END IF;
+		IF info.wal_start IS NULL THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: the collector does not follow the WAL',
+				'evidence', format('ordered_uuid.track_splits = %s, wal_retention = %s',
+								   current_setting('ordered_uuid.track_splits', true),
+								   coalesce(info.wal_retention, 'NULL')),
+				'source', 'collector_info()',
+				'change', 'ALTER SYSTEM SET ordered_uuid.track_splits = on; SELECT pg_reload_conf();');
+		END IF;
+	END IF;
+
+	IF running THEN
+		-- S1: a B-tree on a random key, its WAL mostly full-page images.  The
+		-- default is deparsed without its table (pg_get_expr(..., 0), which
+		-- takes no lock); only the index's size needs one.
+		FOR r IN
+			SELECT w.idx, w.records, w.wal_bytes, w.fpis, w.fpi_bytes, coalesce(sp.leaf, 0) AS leaf,
+				   i.indrelid AS tbl, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS typ,
+				   CASE WHEN d.adbin IS NULL THEN NULL
+						WHEN a.attgenerated <> '' THEN 'a generated column'
+						ELSE pg_get_expr(d.adbin, 0) END AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records, sum(x.wal_bytes) AS wal_bytes,
+						   sum(x.fpis) AS fpis, sum(x.fpi_bytes) AS fpi_bytes
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
+			 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
+			   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(';
+			BEGIN
+				idx_size := pg_size_pretty(pg_relation_size(r.idx));
+			EXCEPTION WHEN lock_not_available THEN
+				idx_size := 'of unknown size (locked by another session)';
+			END;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
+				'metric', 'fpi_bytes / wal_bytes of the index',
+				'value', round(r.fpi_bytes::numeric / r.wal_bytes, 2), 'threshold', 0.3,
+				'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s leaf splits; '
+								   'index %s, shared_buffers %s; key %I %s, default %s',
+								   r.records, r.wal_bytes, r.fpis, r.fpi_bytes, r.leaf, idx_size,
+								   current_setting('shared_buffers'), r.attname, r.typ,
+								   coalesce(r.dflt, 'none (keys made by the application)')),
+				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
+								 info.stats_reset),
+				-- right_edge => false (1.6.0): the random keys the index holds lie
+				-- above the new keys too, so every session must make fill keys
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
+								 r.tbl::regclass, r.attname, ext,
+								 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
+						  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
+				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
+							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
+							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
+							'Figures with spread); a table of 1M gen_random_uuid() keys, then 500k rows: the index grew '
+							'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
+				'verify', format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
+								 'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes, sum(records) AS records, '
+								 '(SELECT sum(leaf_splits) FROM %1$s.index_split_stats WHERE index = %2$L::regclass) AS leaf_splits '
+								 'FROM %1$s.relation_wal_stats '
+								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- after the change, now and again '
+								 'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
+								 'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
+								 'sums alone say it; doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text));
+		END LOOP;
+
+		-- S1, a table switched the old way (1.6.0): a uuid B-tree written since
+		-- the reset whose default makes time-ordered keys that skip fill keys
+		-- at the right edge (uuid_v7_nextval, uuidv7, uuid_striped_nextval
+		-- without right_edge => false), while the index holds keys above the
+		-- newest (the random keys of before the switch): every split there is
+		-- 50:50 and the new keys' pages end half full.  index_newest_pages()
+		-- reads the 64 leaf pages behind the newest key, through the index
+		-- alone, and only if the caller may read the column; not other
+		-- sessions' temporary tables.
+		FOR r IN
+			SELECT w.idx, w.records, coalesce(sp.leaf, 0) AS leaf, i.indrelid AS tbl, a.attname,
+				   pg_get_expr(d.adbin, 0) AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
+			 WHERE w.records >= 1000 AND a.atttypid = 'uuid'::regtype AND a.attgenerated = ''
+			   AND (ic.relpersistence <> 't' OR ic.relnamespace = pg_my_temp_schema())
+			   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt !~ '(uuid_striped_nextval|uuid_v7_nextval|uuidv7)\('
+					   OR r.dflt ~ 'uuid_striped_nextval\([^()]*false\)';
+			BEGIN
+				SELECT * INTO np FROM @extschema@.index_newest_pages(r.idx);
+			EXCEPTION WHEN OTHERS THEN
+				CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+				GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): reading the index failed',
+					'evidence', format('%s (SQLSTATE %s)', err_msg, err_state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END;
+			IF np.state IN ('locked', 'hidden') THEN
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): ' ||
+							   CASE np.state WHEN 'locked' THEN 'the table or its index is locked by another session'
+									ELSE 'row-level security hides the table''s rows from this role' END,
+					'evidence', format('index_newest_pages() state %L', np.state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END IF;
+			CONTINUE WHEN np.state <> 'ok' OR NOT np.keys_above OR np.leaf_pages < 16
+					   OR np.avg_leaf_density <= 0 OR 90 / np.avg_leaf_density < 1.3;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'ordered keys among random ones: the pages behind the newest keys are left half full',
+				'metric', 'pages the newest keys take / pages they would take at the right edge (90 % full)',
+				'value', round((90 / np.avg_leaf_density)::numeric, 2), 'threshold', 1.3,
+				'evidence', format('the %s leaf pages behind the newest key (of %s) are %s %% full, %s of '
+								   'their %s entries time-ordered; the index holds keys above them, so every split '
+								   'there is a 50:50 split; %s leaf splits in %s WAL records of the index; key %I, '
+								   'default %s',
+								   np.leaf_pages, np.newest_time, round(np.avg_leaf_density::numeric, 1),
+								   np.ordered_tuples, np.tuples, r.leaf, r.records, r.attname, r.dflt),
+				'source', format('index_newest_pages(); relation_wal_stats, index_split_stats since %s; '
+								 'pg_attrdef', info.stats_reset),
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(%s, right_edge => false)',
+								 r.tbl::regclass, r.attname, ext,
+								 coalesce(substring(r.dflt FROM 'uuid_striped_nextval\((\d+)'), '3600')),
+				'measured', 'a table of 1M gen_random_uuid() keys, then 500k rows: the index grew 1.80x a fresh '
+							'table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false); a version 7 key cannot fill the pages '
+							'it leaves behind without breaking its order (doc/results.md, Switching a table from '
+							'random keys; doc/migrating.md)',
+				'verify', format('SELECT sum(records) AS records, (SELECT sum(leaf_splits) FROM %1$s.index_split_stats '
+								 'WHERE index = %2$L::regclass) AS leaf_splits FROM %1$s.relation_wal_stats '
+								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- now and again after 20,000 '
+								 'new rows: leaf_splits grows by under 0.0045 of records'' growth (half-full pages split '
+								 'about 7 times in 1,000 keys, the change''s 95 %% full ones under 4; after '
+								 'ordered_uuid_reset(), the sums alone say it).  The pages written before the change '
+								 'stay half full until REINDEX INDEX CONCURRENTLY %3$s, which rewrites the index, not '
+								 'the rows (doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text, r.idx::regclass));
+		END LOOP;
+
+		-- S2: loaders queued on a relation's extension lock
+		acc := acc || coalesce((
+			SELECT array_agg(jsonb_build_object(
+				'scenario', 'S2', 'relation', e.relation::oid,
+				'finding', 'concurrent loads queue on the relation extension lock',
+				'metric', 'est_wait_time in seconds',
+				'value', round(extract(epoch FROM e.est_wait_time), 1), 'threshold', 1,
+				'evidence', format('%s waits, %s waiter-samples, %s waited in all, up to %s waiters at once, last %s',
+								   e.waits, e.samples, e.est_wait_time, e.max_waiters, e.last_wait),
+				'source', format('extend_lock_stats since %s', info.stats_reset),
+				'change', CASE WHEN current_setting('server_version_num')::int >= 160000
+							   THEN 'load with COPY instead of INSERT batches: since PostgreSQL 16 COPY extends a table by up to 64 pages at a time'
+							   ELSE 'upgrade to PostgreSQL 16 or later and load with COPY, which extends a table by up to 64 pages at a time' END,
+				'measured', '8 concurrent writers of 455-byte rows (pgbench): Lock:extend 50.1 % of the samples '
+							'with COPY on PostgreSQL 15, 11.8 % on 18, where INSERT ... SELECT still waits 27.6 % '
+							'(doc/results.md, S2 and S3)',
+				'verify', format('SELECT waits, est_wait_time, max_waiters FROM %s.extend_lock_stats WHERE relation = %L::regclass; '
+								 '-- now and again after the next loads: est_wait_time grows by less than 1 s a load '
+								 '(doc/diag.md, After the change)', ext, e.relation::text)))
+			  FROM @extschema@.extend_lock_stats e
+			 WHERE e.relation IS NOT NULL AND e.database = current_database()
+			   AND e.max_waiters >= 2 AND e.est_wait_time >= interval '1 second'),
+			'{}');
+
+		-- S3: this database's client backends mostly wait for the WAL's flush
+		acc := acc || coalesce((
+			SELECT array_agg(jsonb_build_object(
+				'scenario', 'S3', 'relation', NULL,
+				'finding', 'transactions wait for their commit''s WAL flush more than they work',
+				'metric', 'share of active client samples waiting for the WAL flush',
+				'value', round(p.flush::numeric / p.active, 2), 'threshold', 0.3,
+				'evidence', format('%s of %s samples of this database''s active client backends in '
+								   'IO:WALSync, IO:WALWrite or LWLock:WALWrite; %s commits for %s rows '
+								   'inserted, updated or deleted (pg_stat_database)',
+								   p.flush, p.active, sd.xact_commit,
+								   sd.tup_inserted + sd.tup_updated + sd.tup_deleted),
+				'source', format('wait_profile since %s; pg_stat_database', info.stats_reset),
+				'change', 'commit several rows per transaction; where losing the last commits in a crash '
+						  'is acceptable (never corruption): SET synchronous_commit = off in those sessions',
+				'measured', 'bench_multi_table, 8 clients, one single-row INSERT a transaction: 87-91 % of the '
+							'samples waited for the WAL; 29,865-33,093 rows/s logged, 321,877-358,685 rows/s '
+							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)',
+				'verify', format('SELECT sum(samples) FILTER (WHERE lower(wait_event) IN (''walsync'', ''walwrite'')) AS flush, '
+								 'sum(samples) AS active FROM %s.wait_profile WHERE database = current_database() '
+								 'AND backend_type = ''client backend'' AND wait_event_type NOT IN (''Client'', ''Activity''); '
+								 '-- now and again after an hour of the changed workload: the growth in flush is under 0.3 '
+								 'of the growth in active (doc/diag.md, After the change)', ext)))
+			  FROM (SELECT sum(wp.samples) FILTER (WHERE wp.wait_event_type IN ('IO', 'LWLock')
+						   AND lower(wp.wait_event) IN ('walsync', 'walwrite')) AS flush,
+						   sum(wp.samples) AS active
+					  FROM @extschema@.wait_profile wp
+					 WHERE wp.database = current_database() AND wp.backend_type = 'client backend'
+					   AND wp.wait_event_type NOT IN ('Client', 'Activity')) p,
+				   pg_stat_database sd
+			 WHERE sd.datname = current_database()
+			   AND p.active >= 100 AND p.flush >= 0.3 * p.active),
+			'{}');
+	END IF;
+
+	-- S4: tables last measured at 128 pages or more (or never measured),
+	-- with a non-unique B-tree of every row whose first column is a plain
+	-- column of a core base type with a core operator class (the ones
+	-- index_key_scatter() reads), one index a column, the caller allowed to
+	-- read that column; not other sessions' temporary tables
+	FOR r IN
+		SELECT DISTINCT ON (i.indrelid, i.indkey[0])
+			   i.indrelid AS tbl, i.indexrelid AS idx, ic.relname AS idxname, a.attname, c.relpages
+		  FROM pg_index i
+		  JOIN pg_class ic ON ic.oid = i.indexrelid
+		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+		  JOIN pg_class c ON c.oid = i.indrelid AND c.relkind IN ('r', 'm')
+		  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+		  JOIN pg_type t ON t.oid = a.atttypid AND t.typtype = 'b'
+					   AND t.typnamespace = 'pg_catalog'::regnamespace
+		  JOIN pg_opclass oc ON oc.oid = i.indclass[0] AND oc.opcintype = a.atttypid
+						   AND oc.opcnamespace = 'pg_catalog'::regnamespace
+		 WHERE NOT i.indisunique AND i.indisvalid AND i.indpred IS NULL
+		   AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+		   AND (c.relpersistence <> 't' OR c.relnamespace = pg_my_temp_schema())
+		   AND (c.relpages >= 128 OR c.reltuples < 0)
+		   AND has_column_privilege(c.oid, a.attnum, 'SELECT')
+		 ORDER BY i.indrelid, i.indkey[0], i.indexrelid
+	LOOP
+		BEGIN
+			SELECT * INTO s FROM @extschema@.index_key_scatter(r.idx);
+		EXCEPTION WHEN OTHERS THEN
+			CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+			GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: reading the key''s rows failed',
+				'evidence', format('index %s: %s (SQLSTATE %s)', r.idx::regclass, err_msg, err_state),
+				'source', 'index_key_scatter()');
+			CONTINUE;
+		END;
+		IF s.state = 'locked' AND r.relpages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: the table or its index is locked by another session',
+				'evidence', format('index %s, %s pages when last measured: ACCESS SHARE could not be taken at once',
+								   r.idx::regclass, r.relpages),
+				'source', 'index_key_scatter(); pg_class');
+		ELSIF s.state = 'statistics hidden' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: row-level security hides the table''s statistics and rows from this role',
+				'evidence', format('%s pages; its policies apply to %I, so pg_stats shows nothing of column %I '
+								   'and its rows are not read', s.table_pages, current_user, r.attname),
+				'source', 'index_key_scatter(); pg_class.relrowsecurity',
+				'change', 'run the report as the table''s owner or a role with BYPASSRLS');
+		ELSIF s.state = 'no statistics' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: no statistics of the key column',
+				'evidence', format('%s pages, no statistics of column %I (index %s)',
+								   s.table_pages, r.attname, r.idx::regclass),
+				'source', 'pg_statistic',
+				'change', format('ANALYZE %s', r.tbl::regclass));
+		ELSIF s.state = 'ok' AND s.table_pages >= 128 AND s.packed_blocks > 0 THEN
+			-- the sampled keys' blocks, against the blocks they would fill packed
+			amp := round(s.heap_blocks::numeric / s.packed_blocks, 2);
+			CONTINUE WHEN amp < 4;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S4', 'relation', r.tbl,
+				'finding', format('the rows of one %I are scattered over the heap', r.attname),
+				'metric', 'heap blocks per key / blocks its rows fill packed',
+				'value', amp, 'threshold', 4,
+				'evidence', format('the %s most common keys of %I: %s rows in %s heap blocks (a key''s blocks '
+								   'counted for each key) where packed they would fill %s%s; '
+								   'correlation %s, %s pages, about %s rows a page',
+								   s.keys, r.attname, s.rows, s.heap_blocks, s.packed_blocks,
+								   CASE WHEN s.capped THEN ' (reading stopped at 50000 index entries)' ELSE '' END,
+								   coalesce(round(s.correlation::numeric, 2)::text, 'unknown'), s.table_pages,
+								   round(s.rows_per_page::numeric)),
+				'source', format('the table''s rows of those keys, read through index %s without the planner; '
+								 'pg_statistic; pg_class', r.idx::regclass),
+				'change', format('CLUSTER %s USING %s (an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered)',
+								 r.tbl::regclass, quote_ident(r.idxname)),
+				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
+							'-> after CLUSTER 353 -> 2,474 on PostgreSQL 14 (7.0x), 73 -> 2,545 on 18 (34.7x) '
+							'(doc/results.md, S4)',
+				'verify', format('ANALYZE %s; SELECT round(heap_blocks::numeric / packed_blocks, 2) AS amplification '
+								 'FROM %s.index_key_scatter(%L::regclass); -- after the change: under 4',
+								 r.tbl::regclass, ext, r.idx::regclass::text));
+		END IF;
+	END LOOP;
+
+	-- findings first, worst first; one row a table and scenario (the worst)
+	RETURN QUERY
+	SELECT (row_number() OVER (ORDER BY f.blind, f.severity DESC NULLS LAST, f.scenario, f.relation))::integer,
+		   f.scenario, f.relation::regclass, f.finding, f.metric, f.value, f.threshold, f.evidence,
+		   f.source, f.change, f.measured, f.verify
+	  FROM (SELECT DISTINCT ON (u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END) u.*
+			  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
+					  FROM jsonb_to_recordset(to_jsonb(acc)) AS x(scenario text, relation oid, finding text, metric text,
+													   value numeric, threshold numeric, evidence text,
+													   source text, change text, measured text, verify text)
+					UNION ALL
+					SELECT y.*, true, NULL
+					  FROM jsonb_to_recordset(to_jsonb(blind)) AS y(scenario text, relation oid, finding text, metric text,
+														 value numeric, threshold numeric, evidence text,
+														 source text, change text, measured text, verify text)) u
+			 ORDER BY u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END,
+					  u.severity DESC NULLS LAST) f
+	 ORDER BY 1;
+END
+$fn$;
+
+COMMENT ON FUNCTION write_path_report() IS
+'the write-path problems S1-S4 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
