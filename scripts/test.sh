@@ -88,7 +88,7 @@ plan() {
 	[ -n "$OU_STOCK_RUN" ] ||
 		ou_log "It skips the tests against the distribution's own PostgreSQL${OU_STOCK_MAJOR:+ $OU_STOCK_MAJOR}: $OU_STOCK_WHY."
 	command -v cargo >/dev/null || ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
-	ou_log "It installs ordered_uuid and pgTAP into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
+	ou_log "It installs ordered_uuid, pgTAP and, with the source in ../shared/vendor, pg_tle into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
 	[ "$(id -u)" != 0 ] || ou_log "As root, its throwaway servers run as the system user ordered_uuid (created if missing)."
 }
 # Whether the tests against the distribution's PostgreSQL run (they may
