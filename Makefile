@@ -12,6 +12,9 @@
 #   make demo                     build, start a throwaway server, compare keys
 #   make dist                     the PGXN release bundle of the committed tree
 #                                 (a git checkout; DIST_REF=commit, DIST_ZIP=file)
+#   make sql-edition              the SQL edition for servers that load no C
+#                                 extension: a plain SQL file and a pg_tle
+#                                 package (python3 only; prints their paths)
 
 EXTENSION = ordered_uuid
 # Two versions, each in one place.  The extension's (SQL) version lives in
@@ -86,7 +89,8 @@ PRELOAD_REGRESS = collector collector_limits collector_detail collector_churn co
 PRELOAD_ISOLATION = collector_episodes collector_detail_waits collector_readers diag_report_s2 diag_report_s5
 CHECK_DIR ?= tmp_check
 
-EXTRA_CLEAN = results regression.diffs regression.out tmp_check .build-for-pg
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check .build-for-pg \
+	ordered_uuid_sql.sql ordered_uuid_sql.pgtle.sql ordered_uuid_sql--*.sql
 
 PG_CONFIG ?= pg_config
 
@@ -94,7 +98,7 @@ PG_CONFIG ?= pg_config
 # fetch PostgreSQL): PGXS is read only when some other goal, or none, is asked
 # for, so `make test` works without a pg_config and `make test installcheck`
 # works with one.
-NO_PGXS_GOALS = test demo meta check-meta
+NO_PGXS_GOALS = test demo meta check-meta sql-edition check-sql-edition
 ifeq ($(and $(MAKECMDGOALS),$(if $(filter-out $(NO_PGXS_GOALS),$(MAKECMDGOALS)),,only)),)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifeq ($(PGXS),)
@@ -175,6 +179,32 @@ installcheck-preload:
 			--outputdir='$(CHECK_DIR)/'$$t-out $$t || status=1; \
 	done; exit $$status
 
+# The SQL edition's suites (sql/sql_edition*.sql; scripts/test-sql-edition.sh
+# runs them on a server of its own), against a running server with the C
+# edition's library, pgstattuple and dblink installed: both editions side by
+# side, the SQL edition installed by a role that is not a superuser.  First
+# the files they install: this version's (make sql-edition), and a synthetic
+# earlier version (SQL_EDITION_PREV, this one without uuid_time_decoder) with
+# this version's files that update it (tmp_check/sql-edition/).
+# SQL_EDITION_PGTLE=1 adds sql_edition_pgtle, for a server with pg_tle
+# preloaded and installed.
+SQL_EDITION_VERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" sql-edition/ordered_uuid_sql.control)
+SQL_EDITION_PREV = 1.5.99
+SQL_EDITION_REGRESS = sql_edition sql_edition_striped sql_edition_ranges sql_edition_upgrade
+ifneq ($(SQL_EDITION_PGTLE),)
+SQL_EDITION_REGRESS += sql_edition_pgtle
+endif
+installcheck-sql-edition: sql-edition-test-files
+	$(pg_regress_installcheck) --outputdir='$(CHECK_DIR)/sql-edition-out' $(SQL_EDITION_REGRESS)
+sql-edition-test-files:
+	@python3 scripts/sql_edition.py >/dev/null
+	@rm -rf tmp_check/sql-edition && mkdir -p tmp_check/sql-edition/upgrade
+	@python3 scripts/sql_edition.py --version $(SQL_EDITION_PREV) --without 'uuid_time_decoder(text)' \
+		--frozen-dir tmp_check/sql-edition/none --out tmp_check/sql-edition/prev >/dev/null
+	@python3 scripts/sql_edition.py --only 'uuid_time_decoder(text)' \
+		>tmp_check/sql-edition/upgrade/ordered_uuid_sql--$(SQL_EDITION_PREV)--$(SQL_EDITION_VERSION).sql
+	@python3 scripts/sql_edition.py --frozen-dir tmp_check/sql-edition/upgrade --out tmp_check/sql-edition/next >/dev/null
+
 # The test module (test/module): C functions that only the tests use.
 install-test-module:
 	$(MAKE) -C test/module install PG_CONFIG='$(PG_CONFIG)'
@@ -212,15 +242,23 @@ dist:
 	@echo "$(DIST_ZIP)"
 
 .PHONY: installcheck-preload install-test-module uninstall-test-module clean-test-module \
-	check-test-module dist check-pg-stamp uninstall-docs
+	check-test-module dist check-pg-stamp uninstall-docs installcheck-sql-edition sql-edition-test-files
 endif
 
 test:
 	./scripts/test.sh
+# The SQL edition (sql-edition/, doc/sql-edition.md): generated from
+# extension/*.sql and sql-edition/*.sql by scripts/sql_edition.py, which
+# also checks that every object of the C edition is accounted for and that a
+# released version's frozen script (sql-edition/upgrade/) still assembles.
+sql-edition:
+	@python3 scripts/sql_edition.py
+check-sql-edition:
+	@python3 scripts/sql_edition.py --check
 demo:
 	./scripts/demo.sh
 meta:
 	python3 scripts/meta.py --write $(RELEASE) $(EXTVERSION)
 check-meta:
 	python3 scripts/meta.py --check $(RELEASE) $(EXTVERSION)
-.PHONY: test demo meta check-meta
+.PHONY: test demo meta check-meta sql-edition check-sql-edition

@@ -435,7 +435,7 @@ OU_SID_PACKAGES="postgresql-19/experimental postgresql-server-dev-19/experimenta
 	make gcc libc6-dev postgresql-18 postgresql-server-dev-18 postgresql-18-partman
 	postgresql-18-timescaledb postgresql-18-pg-uuidv7 postgresql-18-pgtap
 	libtap-parser-sourcehandler-pgtap-perl pgxnclient git
-	prometheus prometheus-postgres-exporter"
+	prometheus prometheus-postgres-exporter flex bison libkrb5-dev"
 # The Release files of the archive's copy here are past their Valid-Until.
 OU_SID_APT="apt-get -o Acquire::Check-Valid-Until=false"
 
@@ -513,7 +513,7 @@ ou_pg_label() {
 # programs, and the root's own PGXN client (Debian's pgxnclient, of
 # OU_PGXNCLIENT_VERSION: no pip inside the root).
 ou_pg_run() {
-	local pg_config=$1 work=$2 script=$3 root gitdir
+	local pg_config=$1 work=$2 script=$3 root gitdir vendor
 	shift 3
 	if ! root=$(ou_pg_root "$pg_config"); then
 		"$script" "$pg_config" "$work" "$@"
@@ -526,7 +526,9 @@ ou_pg_run() {
 	ln -sfn ../monitoring "$OU_CACHE/sid-cache/monitoring"
 	gitdir=$(git -C "$OU_ROOT" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || gitdir=
 	case $gitdir in "$OU_ROOT"/*) gitdir= ;; esac
-	ou_sid_run "$root" "$OU_ROOT" "$OU_CACHE" "$work" ${gitdir:+"$gitdir"} -- \
+	# the third-party sources the tests build (pg_tle: scripts/test-sql-edition.sh), at the same path
+	vendor=$(cd "$OU_ROOT/../shared/vendor" 2>/dev/null && pwd) || vendor=
+	ou_sid_run "$root" "$OU_ROOT" "$OU_CACHE" "$work" ${gitdir:+"$gitdir"} ${vendor:+"$vendor"} -- \
 		env OU_CACHE="$OU_CACHE/sid-cache" OU_PGXN=/usr/bin/pgxn "$script" "${pg_config#"$root"}" "$work" "$@"
 }
 

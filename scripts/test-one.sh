@@ -11,7 +11,10 @@
 #      specs/NAME.conf;
 #   5. the lifecycle checks (scripts/test-lifecycle.sh): restart, crash,
 #      standby and promotion with real servers;
-#   6. with OU_MONITORING set (scripts/test.sh: the last version), the
+#   6. the SQL edition (scripts/test-sql-edition.sh): its suites beside the C
+#      edition on a server of its own, with pg_tle built from
+#      ../shared/vendor where that source is (a line says when it is not);
+#   7. with OU_MONITORING set (scripts/test.sh: the last version), the
 #      monitoring files end to end (scripts/test-monitoring.sh), and every
 #      sql block of README.md and doc/*.md (scripts/test-doc-sql.sh).
 # Stops its server on every exit path; exits non-zero if anything failed.
@@ -89,6 +92,9 @@ fi
 ou_log "[$label] lifecycle: restart, crash, standby, promotion"
 OU_LIFECYCLE_BUILT=1 "$OU_ROOT/scripts/test-lifecycle.sh" "$pg_config" "$dir/lifecycle" ||
 	{ failures=$((failures + 1)); failed_parts+=(lifecycle); }
+ou_log "[$label] SQL edition: installed by a role that is not a superuser, beside the C edition, and through pg_tle"
+OU_SQL_EDITION_BUILT=1 "$OU_ROOT/scripts/test-sql-edition.sh" "$pg_config" "$dir/sql-edition" ||
+	{ failures=$((failures + 1)); failed_parts+=("SQL edition"); }
 # on one version (scripts/test.sh sets OU_MONITORING for the last)
 if [ -n "${OU_MONITORING:-}" ]; then
 	ou_log "[$label] monitoring: the exporter's queries, the alert rules and the dashboard through a real exporter and Prometheus"

@@ -38,6 +38,12 @@ plan() {
 	apt+=("${missing[@]}")
 	[ ${#missing[@]} = 0 ] ||
 		items+=("Debian packages ${missing[*]}: the build tools, the libraries the PostgreSQL builds need, pg_prove")
+	if ls "$OU_ROOT"/../shared/vendor/pg_tle-*.tar.gz >/dev/null 2>&1; then
+		mapfile -t missing < <(ou_apt_missing flex bison libkrb5-dev)
+		apt+=("${missing[@]}")
+		[ ${#missing[@]} = 0 ] ||
+			items+=("Debian packages ${missing[*]}: to build pg_tle from ../shared/vendor for the SQL edition's tests")
+	fi
 	if [ -z "${PG_CONFIG:-}" ]; then
 		for v in $versions; do
 			[ -n "${OU_PG_FULL[$v]:-}" ] || continue
@@ -82,7 +88,7 @@ plan() {
 	[ -n "$OU_STOCK_RUN" ] ||
 		ou_log "It skips the tests against the distribution's own PostgreSQL${OU_STOCK_MAJOR:+ $OU_STOCK_MAJOR}: $OU_STOCK_WHY."
 	command -v cargo >/dev/null || ou_log "  (no cargo: META.json will not be validated by pgxn_meta)"
-	ou_log "It installs ordered_uuid and pgTAP into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
+	ou_log "It installs ordered_uuid, pgTAP and, with the source in ../shared/vendor, pg_tle into each PostgreSQL it tests${PG_CONFIG:+ (with sudo unless root)}."
 	[ "$(id -u)" != 0 ] || ou_log "As root, its throwaway servers run as the system user ordered_uuid (created if missing)."
 }
 # Whether the tests against the distribution's PostgreSQL run (they may
@@ -97,6 +103,9 @@ ou_base_deps
 # META.json agrees with the control file and is a valid PGXN Meta Spec document
 # (pgxn_meta, the PGXN project's validator, from crates.io).
 make -s check-meta
+# the SQL edition's pieces account for every object of the C edition's, and
+# still assemble to the frozen script of a released SQL edition
+make -s check-sql-edition
 if command -v cargo >/dev/null && [ ! -x "$pgxn_meta" ]; then
 	# A registry that cannot be reached must not stall the suite: ask it first,
 	# briefly; without the validator the META.json/control check above still runs.

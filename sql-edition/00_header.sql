@@ -1,0 +1,4 @@
+-- The SQL edition's pieces: one file per file of extension/, each naming
+-- what it takes from there (doc/sql-edition.md, How it is built).
+-- extension/00_header.sql holds only the psql guard, which the generator
+-- writes itself, with the function that tells the installed version.

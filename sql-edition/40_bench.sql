@@ -1,0 +1,5 @@
+--
+-- The benchmarks start background workers: none of them is in the SQL
+-- edition.
+
+-- ou:c-only *
