@@ -343,10 +343,19 @@ DECLARE
 	s5_failures numeric;
 	s5_last timestamptz;
 	s5_found boolean := false;
+	sql_edition boolean := false;
+	w_rows jsonb;			-- S1's figures per index
+	w_source text;
+	w_splits text;
+	walinspect text;
+	wal_from pg_lsn;
+	wal_to pg_lsn;
+	others int := 0;		-- S4: tables of other owners (SQL edition)
+	over_budget int := 0;	-- S4: tables past the SQL edition's lock budget
 BEGIN
-	SELECT quote_ident(n.nspname) INTO ext
-	  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-	 WHERE e.extname = 'ordered_uuid';
+	-- the schema of this function, as its install script named it (the C
+	-- edition and the SQL edition alike, extension or plain file)
+	ext := '@extschema@';
 
 	-- the collector: loaded, running, and for how long it has counted
 	BEGIN
@@ -354,8 +363,20 @@ BEGIN
 		running := info.state = 'running';
 	EXCEPTION WHEN object_not_in_prerequisite_state THEN
 		info := NULL;
+	WHEN undefined_function THEN
+		-- the SQL edition, which has no collector
+		info := NULL;
+		sql_edition := true;
 	END;
-	IF info IS NULL THEN
+	IF sql_edition THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S2, S3, S5: the SQL edition has no collector',
+			'evidence', 'waits on extension locks, waits for the WAL''s flush and serialization failures are '
+						'counted by the C edition''s collector, which samples every backend from a library '
+						'loaded at server start',
+			'source', 'the SQL edition',
+			'change', 'the C edition with shared_preload_libraries = ''ordered_uuid'', where the server lets you load it');
+	ELSIF info IS NULL THEN
 		blind := blind || jsonb_build_object(
 			'finding', 'cannot see S1, S2, S3: the collector is not loaded',
 			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
@@ -389,72 +410,144 @@ BEGIN
 		END IF;
 	END IF;
 
+	-- S1's figures per index: the collector's WAL per relation, or, in the
+	-- SQL edition, pg_walinspect's blocks of the WAL since the last
+	-- checkpoint (PostgreSQL 16 and later: pg_get_wal_block_info), each
+	-- record's bytes to the relation of its first block, as the collector
+	-- counts them
 	IF running THEN
-		-- S1: a B-tree on a random key, its WAL mostly full-page images.  The
-		-- default is deparsed without its table (pg_get_expr(..., 0), which
-		-- takes no lock); only the index's size needs one.
-		FOR r IN
-			SELECT w.idx, w.records, w.wal_bytes, w.fpis, w.fpi_bytes, coalesce(sp.leaf, 0) AS leaf,
-				   i.indrelid AS tbl, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS typ,
-				   CASE WHEN d.adbin IS NULL THEN NULL
-						WHEN a.attgenerated <> '' THEN 'a generated column'
-						ELSE pg_get_expr(d.adbin, 0) END AS dflt
-			  FROM (SELECT x.relation AS idx, sum(x.records) AS records, sum(x.wal_bytes) AS wal_bytes,
-						   sum(x.fpis) AS fpis, sum(x.fpi_bytes) AS fpi_bytes
-					  FROM @extschema@.relation_wal_stats x
-					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
-					 GROUP BY x.relation) w
-			  JOIN pg_index i ON i.indexrelid = w.idx
-			  JOIN pg_class ic ON ic.oid = i.indexrelid
-			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
-			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-			  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
-						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
-			 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
-			   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
-			 ORDER BY w.idx
-		LOOP
-			CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(';
-			BEGIN
-				idx_size := pg_size_pretty(pg_relation_size(r.idx));
-			EXCEPTION WHEN lock_not_available THEN
-				idx_size := 'of unknown size (locked by another session)';
-			END;
-			acc := acc || jsonb_build_object(
-				'scenario', 'S1', 'relation', r.idx::oid,
-				'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
-				'metric', 'fpi_bytes / wal_bytes of the index',
-				'value', round(r.fpi_bytes::numeric / r.wal_bytes, 2), 'threshold', 0.3,
-				'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s leaf splits; '
-								   'index %s, shared_buffers %s; key %I %s, default %s',
-								   r.records, r.wal_bytes, r.fpis, r.fpi_bytes, r.leaf, idx_size,
-								   current_setting('shared_buffers'), r.attname, r.typ,
-								   coalesce(r.dflt, 'none (keys made by the application)')),
-				'source', format('relation_wal_stats, index_split_stats since %s; pg_attribute, pg_attrdef',
-								 info.stats_reset),
-				-- right_edge => false (1.6.0): the random keys the index holds lie
-				-- above the new keys too, so every session must make fill keys
-				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
-								 r.tbl::regclass, r.attname, ext,
-								 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
-						  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
-				'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
-							'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
-							'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
-							'Figures with spread); a table of 1M gen_random_uuid() keys, then 500k rows: the index grew '
-							'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
-							'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
-				'verify', format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
-								 'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes, sum(records) AS records, '
-								 '(SELECT sum(leaf_splits) FROM %1$s.index_split_stats WHERE index = %2$L::regclass) AS leaf_splits '
-								 'FROM %1$s.relation_wal_stats '
-								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- after the change, now and again '
-								 'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
-								 'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
-								 'sums alone say it; doc/diag.md, After the change)',
-								 ext, r.idx::regclass::text));
-		END LOOP;
+		SELECT jsonb_agg(jsonb_build_object('idx', w.idx::oid, 'records', w.records, 'wal_bytes', w.wal_bytes,
+											'fpis', w.fpis, 'fpi_bytes', w.fpi_bytes,
+											'splits', coalesce(sp.leaf, 0)))
+		  INTO w_rows
+		  FROM (SELECT x.relation AS idx, sum(x.records) AS records, sum(x.wal_bytes) AS wal_bytes,
+					   sum(x.fpis) AS fpis, sum(x.fpi_bytes) AS fpi_bytes
+				  FROM @extschema@.relation_wal_stats x
+				 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+				 GROUP BY x.relation) w
+		  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+					   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx;
+		w_source := format('relation_wal_stats, index_split_stats since %s', info.stats_reset);
+		w_splits := 'leaf splits';
+	ELSIF sql_edition THEN
+		SELECT quote_ident(n.nspname) INTO walinspect
+		  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+		 WHERE e.extname = 'pg_walinspect' AND e.extversion >= '1.1';
+		IF walinspect IS NULL THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: pg_walinspect 1.1 is not installed',
+				'evidence', 'the SQL edition reads the WAL''s full-page images of each index with pg_walinspect''s '
+							'pg_get_wal_block_info(), of PostgreSQL 16 and later',
+				'source', 'pg_extension',
+				'change', CASE WHEN current_setting('server_version_num')::int >= 160000
+							   THEN 'CREATE EXTENSION pg_walinspect' ELSE 'PostgreSQL 16 or later, with pg_walinspect' END);
+		ELSIF NOT has_function_privilege(walinspect || '.pg_get_wal_block_info(pg_lsn, pg_lsn, boolean)', 'EXECUTE')
+			  OR NOT has_function_privilege('pg_control_checkpoint()', 'EXECUTE') THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: this role may not read the WAL',
+				'evidence', format('%I may not call pg_get_wal_block_info() or pg_control_checkpoint(): the WAL holds '
+								   'every session''s data', current_user),
+				'source', 'pg_walinspect',
+				'change', format('GRANT pg_read_server_files, pg_monitor TO %I (or EXECUTE on those two functions)',
+								 current_user));
+		ELSE
+			-- the WAL since the last checkpoint's redo point, its last 256 MB at most
+			SELECT c.redo_lsn INTO wal_from FROM pg_control_checkpoint() c;
+			wal_to := CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_flush_lsn() END;
+			wal_from := greatest(wal_from, wal_to - 268435456::numeric);
+			EXECUTE format(
+				'SELECT jsonb_agg(jsonb_build_object(''idx'', w.idx::oid, ''records'', w.records, ''wal_bytes'', w.wal_bytes,'
+				'                 ''fpis'', w.fpis, ''fpi_bytes'', w.fpi_bytes, ''splits'', w.splits))'
+				'  FROM (SELECT pg_filenode_relation(b.reltablespace, b.relfilenode) AS idx,'
+				'               count(*) FILTER (WHERE b.first) AS records,'
+				'               coalesce(sum(b.record_length) FILTER (WHERE b.first), 0) AS wal_bytes,'
+				'               count(*) FILTER (WHERE b.block_fpi_length > 0) AS fpis,'
+				'               coalesce(sum(b.block_fpi_length), 0) AS fpi_bytes,'
+				'               count(*) FILTER (WHERE b.first AND b.resource_manager = ''Btree'''
+				'                                AND b.record_type IN (''SPLIT_L'', ''SPLIT_R'')) AS splits'
+				'          FROM (SELECT x.*, x.block_id = min(x.block_id) OVER (PARTITION BY x.start_lsn) AS first'
+				'                  FROM %s.pg_get_wal_block_info($1, $2, false) x) b'
+				'         WHERE b.relforknumber = 0 AND b.reldatabase IN (0, (SELECT d.oid FROM pg_database d'
+				'                                           WHERE d.datname = current_database()))'
+				'         GROUP BY b.reltablespace, b.relfilenode) w'
+				' WHERE w.idx IS NOT NULL', walinspect)
+			INTO w_rows USING wal_from, wal_to;
+			w_source := format('pg_walinspect''s pg_get_wal_block_info() from %s to %s (the WAL since the last '
+							   'checkpoint)', wal_from, wal_to);
+			w_splits := 'page splits';
+		END IF;
+	END IF;
+
+	-- S1: a B-tree on a random key, its WAL mostly full-page images.  The
+	-- default is deparsed without its table (pg_get_expr(..., 0), which
+	-- takes no lock); only the index's size needs one.
+	FOR r IN
+		SELECT w.idx::regclass AS idx, w.records, w.wal_bytes, w.fpis, w.fpi_bytes, w.splits AS leaf,
+			   i.indrelid AS tbl, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS typ,
+			   CASE WHEN d.adbin IS NULL THEN NULL
+					WHEN a.attgenerated <> '' THEN 'a generated column'
+					ELSE pg_get_expr(d.adbin, 0) END AS dflt
+		  FROM jsonb_to_recordset(coalesce(w_rows, '[]')) AS w(idx oid, records numeric, wal_bytes numeric,
+															  fpis numeric, fpi_bytes numeric, splits numeric)
+		  JOIN pg_index i ON i.indexrelid = w.idx
+		  JOIN pg_class ic ON ic.oid = i.indexrelid
+		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+		  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+		  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+		 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
+		   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
+		   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
+		 ORDER BY w.idx
+	LOOP
+		CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(';
+		BEGIN
+			idx_size := pg_size_pretty(pg_relation_size(r.idx));
+		EXCEPTION WHEN lock_not_available THEN
+			idx_size := 'of unknown size (locked by another session)';
+		END;
+		acc := acc || jsonb_build_object(
+			'scenario', 'S1', 'relation', r.idx::oid,
+			'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
+			'metric', 'fpi_bytes / wal_bytes of the index',
+			'value', round(r.fpi_bytes / r.wal_bytes, 2), 'threshold', 0.3,
+			'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s %s; '
+							   'index %s, shared_buffers %s; key %I %s, default %s',
+							   r.records, r.wal_bytes, r.fpis, r.fpi_bytes, r.leaf, w_splits, idx_size,
+							   current_setting('shared_buffers'), r.attname, r.typ,
+							   coalesce(r.dflt, 'none (keys made by the application)')),
+			'source', w_source || '; pg_attribute, pg_attrdef',
+			-- right_edge => false (1.6.0): the random keys the index holds lie
+			-- above the new keys too, so every session must make fill keys
+			'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
+							 r.tbl::regclass, r.attname, ext,
+							 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
+					  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
+			'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
+						'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
+						'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
+						'Figures with spread); a table of 1M gen_random_uuid() keys, then 500k rows: the index grew '
+						'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+						'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
+			'verify', CASE WHEN sql_edition THEN
+				format('SELECT round(sum(b.block_fpi_length) / nullif(sum(b.record_length) FILTER (WHERE b.block_id = 0), 0), 2) '
+					   'AS fpi_share FROM %1$s.pg_get_wal_block_info((SELECT redo_lsn FROM pg_control_checkpoint()), '
+					   'pg_current_wal_flush_lsn(), false) b WHERE b.relfilenode = pg_relation_filenode(%2$L::regclass) '
+					   'AND b.relforknumber = 0; -- after the change, once two checkpoints have passed: under 0.3, '
+					   'about 0.01 for ordered keys (doc/sql-edition.md, The report)',
+					   walinspect, r.idx::regclass::text)
+			ELSE
+				format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
+					   'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes, sum(records) AS records, '
+					   '(SELECT sum(leaf_splits) FROM %1$s.index_split_stats WHERE index = %2$L::regclass) AS leaf_splits '
+					   'FROM %1$s.relation_wal_stats '
+					   'WHERE relation = %2$L::regclass AND fork = ''main''; -- after the change, now and again '
+					   'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
+					   'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
+					   'sums alone say it; doc/diag.md, After the change)',
+					   ext, r.idx::regclass::text) END);
+	END LOOP;
+
+	IF running THEN
 
 		-- S1, a table switched the old way (1.6.0): a uuid B-tree written since
 		-- the reset whose default makes time-ordered keys that skip fill keys
@@ -660,6 +753,10 @@ BEGIN
 								   s.table_pages, r.attname, r.idx::regclass),
 				'source', 'pg_statistic',
 				'change', format('ANALYZE %s', r.tbl::regclass));
+		ELSIF s.state = 'owned by another role' AND s.table_pages >= 128 THEN
+			others := others + 1;	-- the SQL edition reads only the caller's own tables
+		ELSIF s.state = 'lock budget spent' AND s.table_pages >= 128 THEN
+			over_budget := over_budget + 1;
 		ELSIF s.state = 'ok' AND s.table_pages >= 128 AND s.packed_blocks > 0 THEN
 			-- the sampled keys' blocks, against the blocks they would fill packed
 			amp := round(s.heap_blocks::numeric / s.packed_blocks, 2);
@@ -676,8 +773,11 @@ BEGIN
 								   CASE WHEN s.capped THEN ' (reading stopped at 50000 index entries)' ELSE '' END,
 								   coalesce(round(s.correlation::numeric, 2)::text, 'unknown'), s.table_pages,
 								   round(s.rows_per_page::numeric)),
-				'source', format('the table''s rows of those keys, read through index %s without the planner; '
-								 'pg_statistic; pg_class', r.idx::regclass),
+				'source', CASE WHEN sql_edition
+							   THEN format('the table''s rows of those keys, read by a query (the table is %I''s own); '
+										   'pg_stats; pg_class', current_user)
+							   ELSE format('the table''s rows of those keys, read through index %s without the planner; '
+										   'pg_statistic; pg_class', r.idx::regclass) END,
 				'change', format('CLUSTER %s USING %s (an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered)',
 								 r.tbl::regclass, quote_ident(r.idxname)),
 				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
@@ -689,6 +789,26 @@ BEGIN
 		END IF;
 	END LOOP;
 
+	IF others > 0 THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S4 on ' || CASE WHEN others = 1 THEN 'a table of another role'
+												   ELSE format('%s tables of other roles', others) END,
+			'evidence', format('a query over a table runs code its owner chose (index expressions, predicates, '
+							   'statistics, policies) as the role that runs it; the SQL edition reads only the '
+							   'tables of %I, the C edition every table, without running any owner''s code', current_user),
+			'source', 'index_key_scatter() of the SQL edition',
+			'change', 'run write_path_report() as each table''s owner');
+	END IF;
+	IF over_budget > 0 THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S4 on ' || CASE WHEN over_budget = 1 THEN 'one more table'
+												   ELSE format('%s more tables', over_budget) END
+					   || ': the SQL edition reads at most 500 a transaction',
+			'evidence', 'each table read keeps its lock to the end of the transaction, as any query''s does',
+			'source', 'index_key_scatter() of the SQL edition',
+			'change', 'run write_path_report() again in a new transaction');
+	END IF;
+
 	-- S5 (1.6.0): SERIALIZABLE transactions that insert and read back by key
 	-- fail with 40001 when they all read and write the same leaf page of an
 	-- index, the last one of an ascending key.  Evidence: this database's SSI
@@ -697,7 +817,9 @@ BEGIN
 	-- of them on pages that two or more sessions held at once.  An index whose
 	-- key has a random or striped default is not judged: its pages are not
 	-- shared for the key's sake.
-	IF info IS NULL THEN
+	IF sql_edition THEN
+		NULL;	-- said above, with S2 and S3
+	ELSIF info IS NULL THEN
 		blind := blind || jsonb_build_object(
 			'finding', 'cannot see S5: the collector is not loaded',
 			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
