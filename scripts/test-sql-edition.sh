@@ -71,7 +71,7 @@ fi
 
 # ---- 2, 3. a server of its own, the suites --------------------------------------
 ou_server_start "$pg_config" "$dir/server" "$port" ${pgtle:+shared_preload_libraries=pg_tle} \
-	max_connections=60 fsync=off
+	max_connections=60 fsync=off checkpoint_timeout=1h
 mkdir -p "$dir/check"
 if make -s installcheck-sql-edition PG_CONFIG="$pg_config" CHECK_DIR="$dir/check" \
 	${pgtle:+SQL_EDITION_PGTLE=1} >"$dir/installcheck.log" 2>&1; then

@@ -436,6 +436,73 @@ SELECT c.leaf_pages = s.leaf_pages AND c.internal_pages = s.internal_pages AND c
 SELECT (SELECT row(h.*)::text FROM c_ed.heap_locality('sqled.moved', 'id') h)
 	 = (SELECT row(h.*)::text FROM sqled.heap_locality('sqled.moved', 'id') h) AS heap_locality_same;
 
+-- write_path_report(): the C edition's, shared.  Without a collector it
+-- says what it cannot see (S2, S3 and S5; S1 without pg_walinspect's block
+-- information or the right to read the WAL).  S4 reads the caller's own
+-- tables with a query, with the same figures as the C edition's reader; a
+-- table of another role is not read (a query would run its owner's code),
+-- and a row says how many were not.
+CREATE TABLE sqled.scattered (grp int, seq int, pad text);
+INSERT INTO sqled.scattered SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX scattered_grp ON sqled.scattered (grp);
+ANALYZE sqled.scattered;
+\c - :superuser
+CREATE TABLE public.scattered_other (grp int, seq int, pad text);
+INSERT INTO public.scattered_other SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
+CREATE INDEX scattered_other_grp ON public.scattered_other (grp);
+ANALYZE public.scattered_other;
+GRANT SELECT ON public.scattered_other TO :"owner";
+\c - :owner
+SELECT scenario, relation, finding FROM sqled.write_path_report()
+ WHERE relation IS NULL OR relation::text LIKE '%scattered%'
+ ORDER BY scenario NULLS LAST, finding COLLATE "C";
+SELECT (SELECT row(k.*)::text FROM c_ed.index_key_scatter('sqled.scattered_grp') k)
+	 = (SELECT row(k.*)::text FROM sqled.index_key_scatter('sqled.scattered_grp') k) AS same_sample,
+	   (SELECT k.state FROM sqled.index_key_scatter('public.scattered_other_grp') k) AS other_role,
+	   (SELECT k.state FROM c_ed.index_key_scatter('public.scattered_other_grp') k) AS c_edition;
+-- its errors are the C edition's
+CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	st text;
+	msg text;
+	det text;
+BEGIN
+	EXECUTE q;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+	RETURN st || ': ' || msg || coalesce(' / ' || nullif(det, ''), '');
+END $$;
+SELECT e.c_err = e.s_err AS same_error, split_part(e.c_err, ':', 1) AS sqlstate
+  FROM (SELECT pg_temp.err('SELECT c_ed.index_key_scatter(''sqled.scattered'')') AS c_err,
+			   pg_temp.err('SELECT sqled.index_key_scatter(''sqled.scattered'')') AS s_err
+		UNION ALL
+		SELECT pg_temp.err('SELECT c_ed.index_key_scatter(''sqled.scattered_grp'', 0)'),
+			   pg_temp.err('SELECT sqled.index_key_scatter(''sqled.scattered_grp'', 0)')) e;
+-- S1 from pg_walinspect where PostgreSQL 16 and later has its block
+-- information and the caller may read the WAL; before 16, a row says so
+\c - :superuser
+SELECT EXISTS (SELECT FROM pg_available_extensions
+				WHERE name = 'pg_walinspect' AND default_version >= '1.1') AS block_info \gset
+\if :block_info
+CREATE EXTENSION pg_walinspect SCHEMA public;
+GRANT pg_read_server_files, pg_monitor TO :"owner";
+\endif
+CREATE TABLE public.random_keys (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), n int);
+GRANT SELECT ON public.random_keys TO :"owner";
+INSERT INTO public.random_keys (n) SELECT g FROM generate_series(1, 50000) g;
+CHECKPOINT;
+INSERT INTO public.random_keys (n) SELECT g FROM generate_series(1, 10000) g;
+\c - :owner
+SELECT CASE WHEN current_setting('server_version_num')::int >= 160000
+			THEN EXISTS (SELECT FROM sqled.write_path_report()
+						  WHERE scenario = 'S1' AND relation = 'public.random_keys_pkey'::regclass
+							AND value >= threshold AND source LIKE 'pg_walinspect%'
+							AND change LIKE '%sqled.uuid_striped_nextval(3600, right_edge => false)')
+			ELSE EXISTS (SELECT FROM sqled.write_path_report()
+						  WHERE finding = 'cannot see S1: pg_walinspect 1.1 is not installed'
+							AND change = 'PostgreSQL 16 or later, with pg_walinspect') END AS s1_as_the_server_allows;
+
 \c :regress_db :superuser
 DROP DATABASE regress_ou_sqled;
 DROP ROLE regress_ou_sqled_owner;

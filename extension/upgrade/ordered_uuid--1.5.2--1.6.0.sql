@@ -293,7 +293,7 @@ DECLARE
 BEGIN
 	-- the schema of this function, as its install script named it (the C
 	-- edition and the SQL edition alike, extension or plain file)
-	ext := '@extschema@';
+	ext := quote_ident((parse_ident('@extschema@.write_path_report'))[1]);
 
 	-- the collector: loaded, running, and for how long it has counted
 	BEGIN
@@ -392,7 +392,9 @@ BEGIN
 			-- the WAL since the last checkpoint's redo point, its last 256 MB at most
 			SELECT c.redo_lsn INTO wal_from FROM pg_control_checkpoint() c;
 			wal_to := CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_flush_lsn() END;
-			wal_from := greatest(wal_from, wal_to - 268435456::numeric);
+			IF pg_wal_lsn_diff(wal_to, wal_from) > 268435456 THEN
+				wal_from := wal_to - 268435456::numeric;
+			END IF;
 			EXECUTE format(
 				'SELECT jsonb_agg(jsonb_build_object(''idx'', w.idx::oid, ''records'', w.records, ''wal_bytes'', w.wal_bytes,'
 				'                 ''fpis'', w.fpis, ''fpi_bytes'', w.fpi_bytes, ''splits'', w.splits))'
