@@ -154,6 +154,12 @@ BEGIN
 			DETAIL = 'index_key_scatter() needs SELECT on the index''s first column.';
 	END IF;
 
+	-- another role's table: not even its size is read (pg_class says it)
+	IF ix.relowner <> current_user::regrole THEN
+		table_pages := ix.relpages;
+		state := 'owned by another role';
+		RETURN;
+	END IF;
 	BEGIN
 		table_pages := pg_relation_size(ix.tbl) / current_setting('block_size')::bigint;
 	EXCEPTION WHEN lock_not_available THEN
@@ -184,10 +190,6 @@ BEGIN
 	rows_per_page := round((ix.reltuples / ix.relpages)::numeric, 2);
 	IF st.mcv IS NULL THEN
 		state := 'no common keys';
-		RETURN;
-	END IF;
-	IF ix.relowner <> current_user::regrole THEN
-		state := 'owned by another role';
 		RETURN;
 	END IF;
 	read_n := coalesce(nullif(current_setting('ordered_uuid_sql.tables_read', true), ''), '0')::int;
