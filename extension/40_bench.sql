@@ -40,7 +40,7 @@ CREATE TYPE bench_insert_result AS (
 );
 
 CREATE FUNCTION bench_insert(
-	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_time_nextval()',
+	generators text[] DEFAULT ARRAY['uuid_striped_nextval()', 'uuid_v7_nextval()', 'uuid_time_nextval()',
 									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
 	rows bigint DEFAULT 1000000,
 	clients int DEFAULT 1,

@@ -244,6 +244,27 @@ COMMENT ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigi
 REVOKE ALL ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) FROM PUBLIC;
 
 --------------------------------------------------------------------------------
+-- Benchmarks (extension/40_bench.sql): bench_insert()'s default generators
+-- begin with uuid_striped_nextval(), the default the README recommends.  Only
+-- a default changes, so the function is replaced in place: its grants and a
+-- view of one's own on it stay.
+--------------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION bench_insert(
+	generators text[] DEFAULT ARRAY['uuid_striped_nextval()', 'uuid_v7_nextval()', 'uuid_time_nextval()',
+									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
+	rows bigint DEFAULT 1000000,
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	prefill bigint DEFAULT 0,
+	unlogged bool DEFAULT false,
+	keep bool DEFAULT false,
+	repeats int DEFAULT 1)
+RETURNS SETOF bench_insert_result
+AS 'MODULE_PATHNAME', 'bench_insert'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+--------------------------------------------------------------------------------
 -- write_path_report (extension/20_diag.sql): S1's change is the right_edge =>
 -- false form, and a new S1 row finds a table switched the old way (above);
 -- S5 names an index whose sampled SIREAD page locks lie mostly on pages that
