@@ -93,7 +93,7 @@ SELECT p.relation IS NOT NULL AS named, p.samples > 0 AS sampled, p.page_locks >
 SELECT lock_samples > 0 AS sampled, locks_sampled > 0 AS locks, sample_time > interval '0' AS timed,
 	   max_sample_time <= sample_time AS max_within, lock_entries > 0 AS entries
   FROM serialization_info();
-SELECT bench_cleanup() >= 0 AS cleaned;
+SELECT bench_cleanup() AS dead_runs_dropped;	-- the kept run is no dead run
 SET client_min_messages = warning;
 DO $$ BEGIN EXECUTE format('DROP SCHEMA %I CASCADE', (SELECT split_part(kept_table, '.', 1) FROM run)); END $$;
 RESET client_min_messages;

@@ -116,6 +116,21 @@ typedef struct OuStatsFileHeader
 } OuStatsFileHeader;
 
 /* collector_save.c */
+/* one table's rules: its name, where last_used is, checking and merging */
+typedef struct OuRestoreTable
+{
+	const char *name;
+	Size		used_offset;
+	bool		(*prepare) (void *entry);	/* check; rebuild the key */
+	void		(*merge) (void *into, const void *from);	/* a key seen twice */
+	OuEvictHook evicting;		/* an entry left out (NULL: nothing to do) */
+} OuRestoreTable;
+
+/* collector_restore_entries.c: each saved table's checks and merges */
+extern const OuRestoreTable ou_restore_tables[OU_SAVED_NTABLES];
+extern OuTableCounters *ou_restore_counters(OuSavedTable t);
+extern bool ou_ts_ok(TimestampTz ts);
+
 extern bool ou_read_control(ControlFileData *cf, const char **why);
 extern HTAB *ou_saved_table(OuSavedTable t, Size *entry_size);
 extern uint32 ou_detail_dims(void);
