@@ -7,7 +7,7 @@ SELECT plan(54);
 SELECT has_function('bench_insert',
 	ARRAY['text[]', 'bigint', 'integer', 'integer', 'bigint', 'boolean', 'boolean', 'integer']);
 SELECT is(pg_get_function_arguments('bench_insert(text[], bigint, int, int, bigint, bool, bool, int)'::regprocedure),
-	'generators text[] DEFAULT ARRAY[''uuid_v7_nextval()''::text, ''uuid_time_nextval()''::text, '
+	'generators text[] DEFAULT ARRAY[''uuid_striped_nextval()''::text, ''uuid_v7_nextval()''::text, ''uuid_time_nextval()''::text, '
 	'''uuid_sequence_nextval($seq)''::text, ''gen_random_uuid()''::text, ''bigint''::text], '
 	'rows bigint DEFAULT 1000000, clients integer DEFAULT 1, rows_per_xact integer DEFAULT 1000, '
 	'prefill bigint DEFAULT 0, unlogged boolean DEFAULT false, keep boolean DEFAULT false, '
