@@ -24,7 +24,7 @@ EXTENSION = ordered_uuid
 # alone.  META.json is checked against both (make check-meta) and rewritten by
 # `make meta`.
 EXTVERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" $(EXTENSION).control)
-RELEASE = 1.6.0
+RELEASE = 1.6.1
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
@@ -190,6 +190,9 @@ installcheck-preload:
 # preloaded and installed.
 SQL_EDITION_VERSION = $(shell sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" sql-edition/ordered_uuid_sql.control)
 SQL_EDITION_PREV = 1.5.99
+# the last release of the SQL edition before this version, updated along the
+# real steps of sql-edition/upgrade/ (its plain file: tmp_check/sql-edition/released/)
+SQL_EDITION_RELEASED = 1.6.0
 SQL_EDITION_REGRESS = sql_edition sql_edition_striped sql_edition_ranges sql_edition_upgrade
 ifneq ($(SQL_EDITION_PGTLE),)
 SQL_EDITION_REGRESS += sql_edition_pgtle
@@ -204,6 +207,8 @@ sql-edition-test-files:
 	@python3 scripts/sql_edition.py --only 'uuid_time_decoder(text)' \
 		>tmp_check/sql-edition/upgrade/ordered_uuid_sql--$(SQL_EDITION_PREV)--$(SQL_EDITION_VERSION).sql
 	@python3 scripts/sql_edition.py --frozen-dir tmp_check/sql-edition/upgrade --out tmp_check/sql-edition/next >/dev/null
+	@python3 scripts/sql_edition.py --out tmp_check/sql-edition/this >/dev/null
+	@python3 scripts/sql_edition.py --released $(SQL_EDITION_RELEASED) --out tmp_check/sql-edition/released >/dev/null
 
 # The test module (test/module): C functions that only the tests use.
 install-test-module:

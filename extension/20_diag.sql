@@ -299,7 +299,9 @@ COMMENT ON FUNCTION index_newest_pages(regclass, uuid, integer) IS
 'the leaf pages behind a uuid B-tree''s newest time-ordered key (version 7 or 8) below below (default: now + 1 minute): how many (at most max_pages), their entries, how many are time-ordered, their average density, and whether the index holds keys above below (then no split there is a rightmost split)';
 
 -- write_path_report (1.5.0; 1.5.2 runs no owner code, stays linear in the
--- number of tables and holds no lock past each read; 1.6.0 adds S5): the
+-- number of tables and holds no lock past each read; 1.6.0 adds S5; 1.6.1
+-- writes the SQL it gives to run with every function, operator and type
+-- schema-qualified, as the exporter's queries are): the
 -- write-path scenarios S1-S5 of doc/scenarios.md found in what is already measured,
 -- ranked, each with its figures, their source, the threshold they passed,
 -- the change to make and how to see that it worked.
@@ -406,7 +408,7 @@ BEGIN
 								   current_setting('ordered_uuid.track_splits', true),
 								   coalesce(info.wal_retention, 'NULL')),
 				'source', 'collector_info()',
-				'change', 'ALTER SYSTEM SET ordered_uuid.track_splits = on; SELECT pg_reload_conf();');
+				'change', 'ALTER SYSTEM SET ordered_uuid.track_splits = on; SELECT pg_catalog.pg_reload_conf();');
 		END IF;
 	END IF;
 
@@ -448,7 +450,7 @@ BEGIN
 				'evidence', format('%I may not call pg_get_wal_block_info() or pg_control_checkpoint(): the WAL holds '
 								   'every session''s data', current_user),
 				'source', 'pg_walinspect',
-				'change', format('GRANT pg_read_server_files, pg_monitor TO %I (or EXECUTE on those two functions)',
+				'change', format('GRANT pg_read_server_files, pg_monitor TO %I; -- or EXECUTE on those two functions',
 								 current_user));
 		ELSE
 			-- the WAL since the last checkpoint's redo point, its last 256 MB at most
@@ -520,10 +522,14 @@ BEGIN
 			'source', w_source || '; pg_attribute, pg_attrdef',
 			-- right_edge => false (1.6.0): the random keys the index holds lie
 			-- above the new keys too, so every session must make fill keys
+			-- the cast to a column of text: pg_catalog's type, whatever the
+			-- search_path (character and character varying are SQL's keywords,
+			-- always pg_catalog's)
 			'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
 							 r.tbl::regclass, r.attname, ext,
-							 CASE WHEN r.atttypid = 'uuid'::regtype THEN '' ELSE '::' || r.typ END)
-					  || CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END,
+							 CASE r.atttypid WHEN 'uuid'::regtype THEN '' WHEN 'text'::regtype THEN '::pg_catalog.text'
+											 ELSE '::' || r.typ END)
+					  || CASE WHEN r.dflt IS NULL THEN '; -- and stop sending keys from the application' ELSE '' END,
 			'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
 						'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
 						'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
@@ -531,18 +537,22 @@ BEGIN
 						'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
 						'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
 			'verify', CASE WHEN sql_edition THEN
-				format('SELECT round(sum(b.block_fpi_length) / nullif(sum(b.record_length) FILTER (WHERE b.block_id = 0), 0), 2) '
-					   'AS fpi_share FROM %1$s.pg_get_wal_block_info((SELECT redo_lsn FROM pg_control_checkpoint()), '
-					   'pg_current_wal_flush_lsn(), false) b WHERE b.relfilenode = pg_relation_filenode(%2$L::regclass) '
-					   'AND b.relforknumber = 0; -- after the change, once two checkpoints have passed: under 0.3, '
+				format('SELECT pg_catalog.round(pg_catalog.sum(b.block_fpi_length)::pg_catalog.numeric OPERATOR(pg_catalog./) '
+					   'GREATEST(pg_catalog.sum(b.record_length) FILTER (WHERE b.block_id OPERATOR(pg_catalog.=) 0), 1), 2) '
+					   'AS fpi_share FROM %1$s.pg_get_wal_block_info((SELECT redo_lsn FROM pg_catalog.pg_control_checkpoint()), '
+					   'pg_catalog.pg_current_wal_flush_lsn(), false) b '
+					   'WHERE b.relfilenode OPERATOR(pg_catalog.=) pg_catalog.pg_relation_filenode(%2$L::pg_catalog.regclass) '
+					   'AND b.relforknumber OPERATOR(pg_catalog.=) 0; -- after the change, once two checkpoints have passed: under 0.3, '
 					   'about 0.01 for ordered keys (doc/sql-edition.md, The report)',
 					   walinspect, r.idx::regclass::text)
 			ELSE
-				format('SELECT round(sum(fpi_bytes) / nullif(sum(wal_bytes), 0), 2) AS fpi_share, '
-					   'sum(fpi_bytes) AS fpi_bytes, sum(wal_bytes) AS wal_bytes, sum(records) AS records, '
-					   '(SELECT sum(leaf_splits) FROM %1$s.index_split_stats WHERE index = %2$L::regclass) AS leaf_splits '
-					   'FROM %1$s.relation_wal_stats '
-					   'WHERE relation = %2$L::regclass AND fork = ''main''; -- after the change, now and again '
+				format('SELECT pg_catalog.round(pg_catalog.sum(fpi_bytes) OPERATOR(pg_catalog./) '
+					   'GREATEST(pg_catalog.sum(wal_bytes), 1), 2) AS fpi_share, '
+					   'pg_catalog.sum(fpi_bytes) AS fpi_bytes, pg_catalog.sum(wal_bytes) AS wal_bytes, '
+					   'pg_catalog.sum(records) AS records, (SELECT pg_catalog.sum(leaf_splits) FROM %1$s.index_split_stats '
+					   'WHERE index OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass) AS leaf_splits '
+					   'FROM %1$s.relation_wal_stats WHERE relation OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass '
+					   'AND fork OPERATOR(pg_catalog.=) ''main''; -- after the change, now and again '
 					   'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
 					   'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
 					   'sums alone say it; doc/diag.md, After the change)',
@@ -626,9 +636,10 @@ BEGIN
 							'uuid_striped_nextval(3600, right_edge => false); a version 7 key cannot fill the pages '
 							'it leaves behind without breaking its order (doc/results.md, Switching a table from '
 							'random keys; doc/migrating.md)',
-				'verify', format('SELECT sum(records) AS records, (SELECT sum(leaf_splits) FROM %1$s.index_split_stats '
-								 'WHERE index = %2$L::regclass) AS leaf_splits FROM %1$s.relation_wal_stats '
-								 'WHERE relation = %2$L::regclass AND fork = ''main''; -- now and again after 20,000 '
+				'verify', format('SELECT pg_catalog.sum(records) AS records, (SELECT pg_catalog.sum(leaf_splits) '
+								 'FROM %1$s.index_split_stats WHERE index OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass) '
+								 'AS leaf_splits FROM %1$s.relation_wal_stats WHERE relation OPERATOR(pg_catalog.=) '
+								 '%2$L::pg_catalog.regclass AND fork OPERATOR(pg_catalog.=) ''main''; -- now and again after 20,000 '
 								 'new rows: leaf_splits grows by under 0.0045 of records'' growth (half-full pages split '
 								 'about 7 times in 1,000 keys, the change''s 95 %% full ones under 4; after '
 								 'ordered_uuid_reset(), the sums alone say it).  The pages written before the change '
@@ -653,7 +664,8 @@ BEGIN
 				'measured', '8 concurrent writers of 455-byte rows (pgbench): Lock:extend 50.1 % of the samples '
 							'with COPY on PostgreSQL 15, 11.8 % on 18, where INSERT ... SELECT still waits 27.6 % '
 							'(doc/results.md, S2 and S3)',
-				'verify', format('SELECT waits, est_wait_time, max_waiters FROM %s.extend_lock_stats WHERE relation = %L::regclass; '
+				'verify', format('SELECT waits, est_wait_time, max_waiters FROM %s.extend_lock_stats '
+								 'WHERE relation OPERATOR(pg_catalog.=) %L::pg_catalog.regclass; '
 								 '-- now and again after the next loads: est_wait_time grows by less than 1 s a load '
 								 '(doc/diag.md, After the change)', ext, e.relation::text)))
 			  FROM @extschema@.extend_lock_stats e
@@ -679,9 +691,12 @@ BEGIN
 				'measured', 'bench_multi_table, 8 clients, one single-row INSERT a transaction: 87-91 % of the '
 							'samples waited for the WAL; 29,865-33,093 rows/s logged, 321,877-358,685 rows/s '
 							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)',
-				'verify', format('SELECT sum(samples) FILTER (WHERE lower(wait_event) IN (''walsync'', ''walwrite'')) AS flush, '
-								 'sum(samples) AS active FROM %s.wait_profile WHERE database = current_database() '
-								 'AND backend_type = ''client backend'' AND wait_event_type NOT IN (''Client'', ''Activity''); '
+				'verify', format('SELECT pg_catalog.sum(samples) FILTER (WHERE pg_catalog.lower(wait_event) '
+								 'OPERATOR(pg_catalog.=) ANY (ARRAY[''walsync'', ''walwrite''])) AS flush, '
+								 'pg_catalog.sum(samples) AS active FROM %s.wait_profile '
+								 'WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() '
+								 'AND backend_type OPERATOR(pg_catalog.=) ''client backend'' '
+								 'AND NOT wait_event_type OPERATOR(pg_catalog.=) ANY (ARRAY[''Client'', ''Activity'']); '
 								 '-- now and again after an hour of the changed workload: the growth in flush is under 0.3 '
 								 'of the growth in active (doc/diag.md, After the change)', ext)))
 			  FROM (SELECT sum(wp.samples) FILTER (WHERE wp.wait_event_type IN ('IO', 'LWLock')
@@ -780,13 +795,14 @@ BEGIN
 										   'pg_stats; pg_class', current_user)
 							   ELSE format('the table''s rows of those keys, read through index %s without the planner; '
 										   'pg_statistic; pg_class', r.idx::regclass) END,
-				'change', format('CLUSTER %s USING %s (an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered)',
+				'change', format('CLUSTER %s USING %s; -- an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered',
 								 r.tbl::regclass, quote_ident(r.idxname)),
 				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
 							'-> after CLUSTER 353 -> 2,474 on PostgreSQL 14 (7.0x), 73 -> 2,545 on 18 (34.7x) '
 							'(doc/results.md, S4)',
-				'verify', format('ANALYZE %s; SELECT round(heap_blocks::numeric / packed_blocks, 2) AS amplification '
-								 'FROM %s.index_key_scatter(%L::regclass); -- after the change: under 4',
+				'verify', format('ANALYZE %s; SELECT pg_catalog.round(heap_blocks::pg_catalog.numeric OPERATOR(pg_catalog./) '
+								 'GREATEST(packed_blocks, 1), 2) AS amplification '
+								 'FROM %s.index_key_scatter(%L::pg_catalog.regclass); -- after the change: under 4',
 								 r.tbl::regclass, ext, r.idx::regclass::text));
 		END IF;
 	END LOOP;
@@ -843,7 +859,7 @@ BEGIN
 				'evidence', format('log_min_messages = %s: errors do not reach the server log, where the collector counts them',
 								   current_setting('log_min_messages')),
 				'source', 'log_min_messages',
-				'change', 'ALTER SYSTEM SET log_min_messages = warning; SELECT pg_reload_conf();');
+				'change', 'ALTER SYSTEM SET log_min_messages = warning; SELECT pg_catalog.pg_reload_conf();');
 		END IF;
 		IF s5.predicate_lock_interval = interval '0' THEN
 			blind := blind || jsonb_build_object(
@@ -851,7 +867,7 @@ BEGIN
 				'evidence', format('ordered_uuid.predicate_lock_interval = 0; %s serialization failures (read/write dependencies) in this database since %s',
 								   s5_failures, info.stats_reset),
 				'source', 'serialization_info(); serialization_failure_stats',
-				'change', 'ALTER SYSTEM SET ordered_uuid.predicate_lock_interval = ''1s''; SELECT pg_reload_conf();');
+				'change', 'ALTER SYSTEM SET ordered_uuid.predicate_lock_interval = ''1s''; SELECT pg_catalog.pg_reload_conf();');
 		ELSIF s5_failures > 0 THEN
 			FOR r IN
 				SELECT p.relation AS idx, p.samples, p.page_locks, p.shared_page_locks, p.max_sessions,
@@ -891,8 +907,9 @@ BEGIN
 					'change', CASE WHEN r.atttypid = 'uuid'::regtype
 								   THEN format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()',
 											   r.tbl::regclass, r.attname, ext)
-										|| CASE WHEN r.dflt IS NULL THEN ' (and stop sending keys from the application)' ELSE '' END
-										|| ': each session then inserts into a leaf page of its own'
+										|| CASE WHEN r.dflt IS NULL THEN '; -- and stop sending keys from the application: '
+												ELSE '; -- ' END
+										|| 'each session then inserts into a leaf page of its own'
 								   ELSE format('the key %I of %s ascends, so every transaction inserts into its last leaf page: '
 											   'a uuid key with DEFAULT %s.uuid_striped_nextval() gives each session a leaf page of its own',
 											   r.attname, r.tbl::regclass, ext) END,
@@ -900,9 +917,11 @@ BEGIN
 								'uuid_v7_nextval() failed 20.8 % of attempts (19.4-22.3), uuid_striped_nextval() 0 %, '
 								'gen_random_uuid() 0.0029 %; at 16 clients 42.5 %, 0 % and 0.0281 %, the striped key 10.8x '
 								'the v7 key''s rows/s (medians of 3 runs; doc/results.md, S5)',
-					'verify', format('SELECT ssi_failures FROM %1$s.serialization_failure_stats WHERE database = current_database(); '
-									 'SELECT round(shared_page_locks::numeric / nullif(page_locks, 0), 2) AS shared_share '
-									 'FROM %1$s.predicate_lock_stats WHERE relation = %2$L::regclass; -- now and again after an hour '
+					'verify', format('SELECT ssi_failures FROM %1$s.serialization_failure_stats '
+									 'WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database(); '
+									 'SELECT pg_catalog.round(shared_page_locks::pg_catalog.numeric OPERATOR(pg_catalog./) '
+									 'GREATEST(page_locks, 1), 2) AS shared_share FROM %1$s.predicate_lock_stats '
+									 'WHERE relation OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass; -- now and again after an hour '
 									 'of the changed workload: ssi_failures grows far slower, and the new samples put under 0.5 of '
 									 'their page locks on shared pages (after ordered_uuid_reset(), shared_share alone says it; '
 									 'doc/diag.md, After the change)', ext, r.idx::regclass::text));

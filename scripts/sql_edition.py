@@ -27,7 +27,8 @@ and prints the paths of the last two, one a line.
 --check: only check (the directives, and the frozen script of a released
 version against what the pieces assemble to, comment lines aside), write
 nothing.  --version, --without and --only make synthetic versions for the
-update test (sql/sql_edition_upgrade.sql).
+update test (sql/sql_edition_upgrade.sql), --released the plain file of a
+released version, which that test updates along the real steps.
 """
 import argparse
 import os
@@ -837,6 +838,8 @@ def main():
     ap.add_argument('--without', action='append', default=[], help='(tests) leave this object out')
     ap.add_argument('--only', action='append', help='(tests) write only the statements of this object '
                     '(an update script, to stdout)')
+    ap.add_argument('--released', help='(tests) write the plain file of this released version, from its '
+                    'frozen script, to update from')
     args = ap.parse_args()
     ctl = control(os.path.join(ROOT, 'sql-edition', NAME + '.control'))
     version = args.version or ctl['default_version']
@@ -850,6 +853,17 @@ def main():
                     for i, (h, st) in enumerate(concerns)]
         script = extension_script(version, concerns, comment)
         bases, steps = frozen(args.frozen_dir)
+        if args.released:
+            if args.released not in bases:
+                raise Error('%s is not a released version: no frozen script of it in %s'
+                            % (args.released, args.frozen_dir))
+            with open(bases[args.released]) as f:
+                text = plain_file(args.released, f.read(), [])
+            os.makedirs(args.out, exist_ok=True)
+            with open(os.path.join(args.out, '%s.sql' % NAME), 'w') as f:
+                f.write(text)
+            print(os.path.join(args.out, '%s.sql' % NAME))
+            return 0
         if version in bases and not args.version:
             with open(bases[version]) as f:
                 released = f.read()

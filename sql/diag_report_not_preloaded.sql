@@ -7,6 +7,8 @@
 -- suites' tables share this database).
 --
 
+\i sql/include/qualified.sql
+
 -- the collector's scenarios: one row saying why not, and how
 SELECT rank, scenario, relation, finding, change
   FROM write_path_report() WHERE relation IS NULL;
@@ -21,8 +23,13 @@ ANALYZE rpt_interleaved;
 CREATE TABLE rpt_unanalyzed (grp int, seq int, pad text) WITH (autovacuum_enabled = off);
 INSERT INTO rpt_unanalyzed SELECT i % 100, i, repeat('x', 80) FROM generate_series(0, 19999) i;
 CREATE INDEX ON rpt_unanalyzed (grp);
+-- (has_change: a change, and SQL to run that names every function,
+-- operator and type with its schema: sql/include/qualified.sql)
 SELECT rank > 0 AS ranked, scenario, relation, finding, value >= threshold AS past_threshold,
-	   change IS NOT NULL AS has_change
+	   change IS NOT NULL
+	   AND pg_temp.unqualified(CASE WHEN change ~ '^(ALTER|ANALYZE|CLUSTER|CREATE|GRANT|SELECT|SET) '
+									THEN change END) IS NULL
+	   AND pg_temp.unqualified(verify) IS NULL AS has_change
   FROM write_path_report() WHERE relation::text LIKE 'rpt\_%' ORDER BY scenario NULLS LAST, relation::text;
 -- findings come before what it cannot see
 SELECT bool_and(f.rank < b.rank) AS findings_first

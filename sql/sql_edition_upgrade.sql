@@ -9,7 +9,8 @@
 -- holds what a fresh install holds, and a table whose defaults call the
 -- edition keeps working, its keys as they were.  The same file again
 -- changes nothing; an older file, another role or a schema it cannot
--- install into is refused.
+-- install into is refused.  Then the real steps, from the last release
+-- (SQL_EDITION_RELEASED in the Makefile).
 --
 SELECT current_database() AS regress_db, current_user AS superuser \gset
 \set db regress_ou_sqled_upgrade
@@ -21,6 +22,7 @@ SELECT to_regprocedure('sqled.uuid_time_decoder(text)') IS NULL AS decoder_not_t
 -- a fresh install of this version beside it, to compare with
 \c - :superuser
 CREATE SCHEMA sqled_fresh AUTHORIZATION :owner;
+CREATE SCHEMA sqled_released AUTHORIZATION :owner;
 \c - :owner
 SET search_path = sqled_fresh;
 SET client_min_messages = warning;
@@ -68,6 +70,24 @@ RESET client_min_messages;
 \set next `cat tmp_check/sql-edition/next/ordered_uuid_sql.sql`
 \set prev `cat tmp_check/sql-edition/prev/ordered_uuid_sql.sql`
 SELECT pg_temp.err(:'prev') AS older_file;
+-- The real steps (sql-edition/upgrade/): the last released version, as its
+-- plain file installed it (tmp_check/sql-edition/released/), then this
+-- version's plain file as make sql-edition writes it: the schema holds what
+-- a fresh install holds.
+SET search_path = sqled_released;
+SET client_min_messages = warning;
+\set ECHO none
+\i tmp_check/sql-edition/released/ordered_uuid_sql.sql
+\set ECHO all
+SELECT sqled_released.ordered_uuid_sql_version() AS released;
+\set ECHO none
+\i tmp_check/sql-edition/this/ordered_uuid_sql.sql
+\set ECHO all
+RESET client_min_messages;
+RESET search_path;
+SELECT sqled_released.ordered_uuid_sql_version() = sqled_fresh.ordered_uuid_sql_version() AS updated,
+	   (SELECT count(*) FROM pg_temp.catalog_diff('sqled_released', 'sqled_fresh')) AS differences;
+SELECT * FROM pg_temp.catalog_diff('sqled_released', 'sqled_fresh');
 -- Another role, into the same schema (which it may use, not create in).
 \c - :superuser
 CREATE ROLE regress_ou_sqled_upgrade_other LOGIN;

@@ -108,6 +108,8 @@ DROP EXTENSION ordered_uuid;
 \i sql/include/upgrade_from.sql
 \set from 1.5.2
 \i sql/include/upgrade_from.sql
+\set from 1.6.0
+\i sql/include/upgrade_from.sql
 
 -- 1.2.0 takes EXECUTE on the benchmarks from PUBLIC: so does the update
 CREATE VIEW public_bench AS

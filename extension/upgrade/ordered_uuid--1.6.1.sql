@@ -1,0 +1,1816 @@
+-- ordered_uuid 1.6.1: install script, assembled by the Makefile from
+-- extension/*.sql (one file per concern).
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION ordered_uuid" to load this file. \quit
+--
+-- The hint for a caller without EXECUTE.  GRANT decides who calls what, and
+-- several functions below are not PUBLIC's (the WAL readers, index_shape, the
+-- collector's reset, the benchmarks).  Core's "permission denied for function"
+-- names no role; this planner support function, attached to each of them,
+-- makes core's own EXECUTE check while the call is planned and raises the
+-- same error with a hint: the roles that hold EXECUTE, and the GRANT that
+-- would let the caller in (src/privilege_hint.c).  It decides nothing.
+
+CREATE FUNCTION execute_privilege_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'execute_privilege_support'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION execute_privilege_support(internal) IS
+'planner support of the functions that are not PUBLIC''s: a caller without EXECUTE gets core''s permission error with a hint naming the roles that hold it';
+--
+-- Generators.  No preload needed.
+--
+-- The generators are not STRICT: a NULL argument is an error, never a NULL key.
+
+CREATE FUNCTION uuid_sequence_nextval(seq regclass, block_size int DEFAULT 65536,
+									  block_count int DEFAULT 65536)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_sequence_nextval'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION uuid_sequence_nextval(regclass, int, int) IS
+'block-prefixed UUID: the block id is (nextval(seq) - 1) / block_size, wrapping after block_count blocks';
+
+CREATE FUNCTION uuid_time_nextval(interval_length int DEFAULT 60,
+								  interval_count int DEFAULT 65536)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_time_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_nextval(int, int) IS
+'block-prefixed UUID: the block id is the Unix time / interval_length seconds, wrapping after interval_count intervals';
+
+CREATE FUNCTION uuid_v7_nextval()
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_nextval() IS
+'RFC 9562 version 7 UUID, strictly increasing within a session';
+
+CREATE FUNCTION uuid_block_id(id uuid, block_count int DEFAULT 65536)
+RETURNS int
+AS 'MODULE_PATHNAME', 'uuid_block_id'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_block_id(uuid, int) IS
+'the block id in the prefix of a block-prefixed UUID made with this block_count';
+
+CREATE FUNCTION uuid_v7_time(id uuid)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uuid_v7_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_time(uuid) IS
+'the millisecond timestamp of a version 7 UUID; NULL for other versions';
+
+CREATE FUNCTION uuid_version(id uuid)
+RETURNS smallint
+AS 'MODULE_PATHNAME', 'uuid_version'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_version(uuid) IS
+'the version field of a UUID of the RFC 9562 variant (4 random, 7 time-ordered, 8 uuid_striped_nextval); NULL for other variants, as core''s uuid_extract_version on 17+';
+
+-- Time-addressed keys: bounds for scanning and partitioning by time.
+
+CREATE FUNCTION uuid_v7_nextval(shift interval)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_nextval_shift'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_nextval(interval) IS
+'RFC 9562 version 7 UUID for the current time moved by shift, from the same per-session clock as uuid_v7_nextval()';
+
+CREATE FUNCTION uuid_v7_min(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_min(timestamptz) IS
+'the smallest version 7 UUID of the millisecond of ts';
+
+CREATE FUNCTION uuid_v7_max(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_max'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_max(timestamptz) IS
+'the largest version 7 UUID of the millisecond of ts';
+
+CREATE FUNCTION uuid_v7_from_time(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_from_time'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_v7_from_time(timestamptz) IS
+'a version 7 UUID of the time ts, with random bits';
+
+CREATE FUNCTION uuid_time_block_id(ts timestamptz, interval_length int DEFAULT 60,
+								   interval_count int DEFAULT 65536)
+RETURNS int
+AS 'MODULE_PATHNAME', 'uuid_time_block_id'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_block_id(timestamptz, int, int) IS
+'the block id uuid_time_nextval(interval_length, interval_count) uses at the time ts';
+
+CREATE FUNCTION uuid_time_block_range(block int, interval_length int DEFAULT 60,
+									  interval_count int DEFAULT 65536,
+									  reference timestamptz DEFAULT now())
+RETURNS tstzrange
+AS 'MODULE_PATHNAME', 'uuid_time_block_range'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_block_range(int, int, int, timestamptz) IS
+'the time range in which uuid_time_nextval(interval_length, interval_count) last used the block id, starting at or before reference';
+
+CREATE FUNCTION uuid_block_min(block int, block_count int DEFAULT 65536)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_block_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_block_min(int, int) IS
+'the smallest block-prefixed UUID of a block id made with this block_count';
+
+CREATE FUNCTION uuid_block_max(block int, block_count int DEFAULT 65536)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_block_max'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_block_max(int, int) IS
+'the largest block-prefixed UUID of a block id made with this block_count';
+
+CREATE FUNCTION uuid_striped_nextval(interval_length int DEFAULT 3600)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int) IS
+'RFC 9562 version 8 UUID for concurrent inserts: block start (Unix ms, every interval_length seconds), a stripe per session, then front and fill slots that pack the B-tree densely';
+
+-- The two-argument form (1.6.0): right_edge => false for an index that
+-- holds keys above the new ones, as a table that held random keys before
+-- its default became this generator does.  Every session then makes fill
+-- keys (src/generators_striped.c, "Not the edge"); the keys are laid out as
+-- the one-argument form's.  A function of its own, without defaults, so
+-- that uuid_striped_nextval() and uuid_striped_nextval(n) still mean the
+-- one-argument form, which the column defaults made before 1.6.0 call.
+CREATE FUNCTION uuid_striped_nextval(interval_length int, right_edge boolean)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_striped_nextval'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_striped_nextval(int, boolean) IS
+'uuid_striped_nextval(interval_length) for an index that holds keys above the new ones (right_edge => false: random keys of before the switch): every session makes fill keys, so the new keys'' pages end about 95 % full wherever they land';
+--
+-- Keys made in a time range: the condition id <@ tstzrange, which the
+-- planner turns into a range of the key for its B-tree (or BRIN) index.
+--
+-- Version 7 keys (uuid_v7_nextval) and striped keys (uuid_striped_nextval,
+-- version 8) begin with a 48-bit Unix millisecond: v7's time, the striped
+-- key's block start.
+
+CREATE FUNCTION uuid_time(id uuid)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uuid_time'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time(uuid) IS
+'the time a key carries: a version 7 key''s millisecond, a striped (version 8) key''s block start; NULL for other UUIDs';
+
+CREATE FUNCTION uuid_time_range_lower(times tstzrange)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_time_range_lower'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_range_lower(tstzrange) IS
+'the lower bound (inclusive) of the version 7 and striped keys whose time lies in times: uuid_v7_min of its first millisecond';
+
+CREATE FUNCTION uuid_time_range_upper(times tstzrange)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_time_range_upper'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_range_upper(tstzrange) IS
+'the upper bound (exclusive) of the version 7 and striped keys whose time lies in times: uuid_v7_min of the millisecond after its last';
+
+CREATE FUNCTION uuid_time_in_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'uuid_time_in_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_in_support(internal) IS
+'planner support of uuid_time_in: the range of the key for its index, and the selectivity';
+
+CREATE FUNCTION uuid_time_in(id uuid, times tstzrange)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uuid_time_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT uuid_time_in_support;
+
+COMMENT ON FUNCTION uuid_time_in(uuid, tstzrange) IS
+'does the key carry a time (uuid_time) in times? false for UUIDs that carry none';
+
+CREATE FUNCTION uuid_time_in_sel(internal, oid, internal, integer)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'uuid_time_in_sel'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_in_sel(internal, oid, internal, integer) IS
+'restriction selectivity of uuid <@ tstzrange: that of the range of the key it implies';
+
+CREATE OPERATOR <@ (
+	LEFTARG = uuid,
+	RIGHTARG = tstzrange,
+	FUNCTION = uuid_time_in,
+	RESTRICT = uuid_time_in_sel
+);
+
+COMMENT ON OPERATOR <@ (uuid, tstzrange) IS
+'does the key carry a time (uuid_time) in the range? served by an index on the key';
+
+-- Short text forms of a key, the same 16 bytes both ways: ULID (Crockford's
+-- base32) and RFC 4648 base32hex.
+
+CREATE FUNCTION uuid_to_ulid(id uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uuid_to_ulid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_to_ulid(uuid) IS
+'the ULID text (26 characters of Crockford''s base32) of the 16 bytes of id; a version 7 key''s ULID sorts as the key';
+
+CREATE FUNCTION uuid_from_ulid(ulid text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_from_ulid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_from_ulid(text) IS
+'the uuid of the 16 bytes of a ULID text (either case; I, L, O and U are errors, as in the ULID specification)';
+
+CREATE FUNCTION uuid_to_base32hex(id uuid)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uuid_to_base32hex'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_to_base32hex(uuid) IS
+'the RFC 4648 base32hex text of id without padding (26 characters; PostgreSQL 19''s rtrim(encode(id::bytea, ''base32hex''), ''=''))';
+
+CREATE FUNCTION uuid_from_base32hex(b32 text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_from_base32hex'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_from_base32hex(text) IS
+'the uuid of a base32hex text of 16 bytes (either case, with or without the six = of padding)';
+
+-- pg_partman 5's p_time_encoder and p_time_decoder for version 7 and striped
+-- keys: the bound of a time is uuid_v7_min's, the time of a key uuid_time's
+-- (of its text: pg_partman passes the control column as text).
+
+CREATE FUNCTION uuid_time_encoder(ts timestamptz)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'uuid_v7_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_encoder(timestamptz) IS
+'pg_partman''s p_time_encoder for version 7 and striped keys: the partition bound of a time, uuid_v7_min(ts)';
+
+CREATE FUNCTION uuid_time_decoder(id text)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uuid_time_decoder'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuid_time_decoder(text) IS
+'pg_partman''s p_time_decoder for version 7 and striped keys: uuid_time of a key given as text';
+--
+-- Write-path diagnostics.  No preload needed.
+--
+-- GRANT decides who calls what; the C code checks no role of its own.
+-- Defaults: the WAL readers (index_splits, explain_writes) expose every
+-- session's data, so EXECUTE is revoked from PUBLIC and granted to
+-- pg_read_server_files (pg_walinspect's rule); index_shape reads any index's
+-- pages, so EXECUTE is granted to pg_stat_scan_tables (pgstatindex's rule).
+
+CREATE FUNCTION index_splits(start_lsn pg_lsn, end_lsn pg_lsn DEFAULT NULL)
+RETURNS TABLE (index regclass, relfilenode oid,
+			   leaf_splits bigint, upper_splits bigint, root_splits bigint)
+AS 'MODULE_PATHNAME', 'index_splits'
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION index_splits(pg_lsn, pg_lsn) IS
+'exact B-tree split counts per index (leaf, upper, root) from the WAL records that start at or after start_lsn and end at or before end_lsn (NULL: the flush position)';
+
+REVOKE ALL ON FUNCTION index_splits(pg_lsn, pg_lsn) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION index_splits(pg_lsn, pg_lsn) TO pg_read_server_files;
+
+CREATE FUNCTION index_shape(index regclass,
+							OUT leaf_pages bigint, OUT internal_pages bigint,
+							OUT levels int, OUT avg_leaf_density float8,
+							OUT leaf_fragmentation float8,
+							OUT deleted_pages bigint, OUT empty_pages bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_shape'
+LANGUAGE C VOLATILE PARALLEL SAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION index_shape(regclass) IS
+'page-level shape of a B-tree index (pgstatindex''s rules), read with a bulk-read buffer ring';
+
+REVOKE ALL ON FUNCTION index_shape(regclass) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION index_shape(regclass) TO pg_stat_scan_tables;
+
+CREATE FUNCTION explain_writes(statement text)
+RETURNS TABLE (relation regclass, relfilenode oid, kind text,
+			   wal_records bigint, wal_bytes bigint, wal_fpi bigint,
+			   leaf_splits bigint, upper_splits bigint, blocks_added bigint,
+			   rows bigint, seconds float8,
+			   shared_blks_hit bigint, shared_blks_read bigint,
+			   shared_blks_dirtied bigint, shared_blks_written bigint,
+			   note text)
+AS 'MODULE_PATHNAME', 'explain_writes'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION explain_writes(text) IS
+'runs the statement as the caller and returns the WAL it wrote per relation file (records of this transaction and its subtransactions, aborted ones included), the unlogged and temporary relations it changed (no WAL), and a total row (rows, seconds, buffers, this backend''s WAL)';
+
+REVOKE ALL ON FUNCTION explain_writes(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION explain_writes(text) TO pg_read_server_files;
+
+-- heap_locality: plain SQL over ctid, run with the caller's privileges (SELECT
+-- on the table is needed).  Both aggregations sort (count(DISTINCT) forces a
+-- sorted GroupAggregate), so memory stays within work_mem on any table size.
+-- "Ideal": a key's rows packed together, tuples_per_page rows to a block,
+-- where tuples_per_page = rows / heap blocks holding rows; a key with n rows
+-- then needs ceil(n / tuples_per_page) blocks.  Rows with a NULL key are
+-- ignored.  Partitions are told apart by tableoid.  The ratios are rounded to
+-- two decimals (amplification from the unrounded averages).
+--
+-- A Citus table is an empty shell: its rows are in shards on the nodes.  Then
+-- rows, heap blocks and each key's blocks are counted on one placement of
+-- every shard (through Citus's master_run_on_worker, as run_command_on_shards
+-- does; the command qualifies everything, since it runs under the node's
+-- search_path) and added up, and the rows per key come from one distributed
+-- query, so a key spread over several shards counts once.  A shard that
+-- cannot be read, or has no active placement, is an error, never a partial
+-- sum.
+CREATE FUNCTION heap_locality(rel regclass, key_column name,
+							  OUT keys bigint, OUT rows bigint,
+							  OUT rows_per_key float8, OUT blocks_per_key float8,
+							  OUT ideal_blocks_per_key float8, OUT amplification float8,
+							  OUT heap_blocks bigint, OUT tuples_per_page float8)
+RETURNS record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	relkind "char";
+	src text;
+	cmd text;
+	citus boolean := false;
+	missing bigint;
+	shard record;
+	f text[];
+	key_blocks float8 := 0;
+BEGIN
+	IF rel IS NULL OR key_column IS NULL THEN
+		RAISE EXCEPTION 'rel and key_column must not be NULL' USING ERRCODE = '22004';
+	END IF;
+	SELECT c.relkind INTO relkind FROM pg_class c WHERE c.oid = rel;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', rel::oid USING ERRCODE = '42P01';
+	END IF;
+	IF relkind NOT IN ('r', 'm', 'p') THEN
+		RAISE EXCEPTION '"%" is not a table or materialized view', rel
+			USING ERRCODE = '42809';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_attribute a
+				   WHERE a.attrelid = rel AND a.attname = key_column
+					 AND a.attnum > 0 AND NOT a.attisdropped) THEN
+		RAISE EXCEPTION 'column "%" of relation "%" does not exist', key_column, rel
+			USING ERRCODE = '42703';
+	END IF;
+	-- Rows are grouped by the key: a type without an equality operator
+	-- (json, point) cannot be, and says so (not the generated query).
+	BEGIN
+		EXECUTE format('SELECT 1 FROM %s WHERE false GROUP BY %I', rel::text, key_column);
+	EXCEPTION WHEN undefined_function THEN
+		RAISE EXCEPTION 'column "%" of relation "%" cannot be grouped: type % has no equality operator',
+			key_column, rel,
+			(SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+			  WHERE a.attrelid = rel AND a.attname = key_column)
+			USING ERRCODE = '42883',
+				  HINT = 'heap_locality needs a key column whose values can be compared for equality (uuid, text, numbers, ...).';
+	END;
+	-- (pg_dist_partition exists only with Citus: dynamic SQL)
+	IF EXISTS (SELECT 1 FROM pg_extension e WHERE e.extname = 'citus') THEN
+		EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition p'
+				' WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1)'
+			INTO citus USING rel::oid;
+	END IF;
+
+	IF citus THEN
+		EXECUTE 'SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_shard s'
+				' WHERE s.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1'
+				'   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_placement pl'
+				'                   JOIN pg_catalog.pg_dist_node n ON n.groupid OPERATOR(pg_catalog.=) pl.groupid'
+				'                  WHERE pl.shardid OPERATOR(pg_catalog.=) s.shardid'
+				'                    AND pl.shardstate OPERATOR(pg_catalog.=) 1 AND n.isactive'
+				'                    AND n.noderole OPERATOR(pg_catalog.=) ''primary'')'
+			INTO missing USING rel::oid;
+		IF missing > 0 THEN
+			RAISE EXCEPTION 'cannot read % shard(s) of "%": no active placement', missing, rel
+				USING ERRCODE = '55000';
+		END IF;
+		rows := 0;
+		heap_blocks := 0;
+		-- per shard: rows, heap blocks, and the sum over its keys of their
+		-- blocks; %1$s is the shard (format), so a % in the key's name is doubled
+		src := 'SELECT t.' || replace(quote_ident(key_column), '%', '%%') || ' AS k,'
+			   ' t.tableoid::pg_catalog.oid::pg_catalog.int8 OPERATOR(pg_catalog.*) 4294967296'
+			   ' OPERATOR(pg_catalog.+) ((t.ctid::pg_catalog.text)::pg_catalog.point)[0]::pg_catalog.int8 AS b'
+			   ' FROM %1$s AS t WHERE t.' || replace(quote_ident(key_column), '%', '%%') || ' IS NOT NULL';
+		cmd := 'SELECT pg_catalog.concat_ws('' '', a.n, a.nb, b.snb)'
+			   ' FROM (SELECT pg_catalog.count(*) AS n, pg_catalog.count(DISTINCT s.b) AS nb'
+			   '         FROM (' || src || ') AS s) AS a,'
+			   '      (SELECT COALESCE(pg_catalog.sum(g.nb), 0) AS snb'
+			   '         FROM (SELECT pg_catalog.count(DISTINCT s.b) AS nb'
+			   '                 FROM (' || src || ') AS s GROUP BY s.k) AS g) AS b';
+		FOR shard IN EXECUTE
+			'WITH p AS ('
+			'  SELECT DISTINCT ON (s.shardid) s.shardid, n.nodename, n.nodeport'
+			'    FROM pg_catalog.pg_dist_shard s'
+			'    JOIN pg_catalog.pg_dist_placement pl ON pl.shardid OPERATOR(pg_catalog.=) s.shardid'
+			'    JOIN pg_catalog.pg_dist_node n ON n.groupid OPERATOR(pg_catalog.=) pl.groupid'
+			'   WHERE s.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1::pg_catalog.oid'
+			'     AND pl.shardstate OPERATOR(pg_catalog.=) 1 AND n.isactive'
+			'     AND n.noderole OPERATOR(pg_catalog.=) ''primary'''
+			'   ORDER BY s.shardid, n.nodeid),'
+			' c AS ('
+			'  SELECT pg_catalog.array_agg(p.nodename ORDER BY p.shardid) AS nodes,'
+			'         pg_catalog.array_agg(p.nodeport ORDER BY p.shardid) AS ports,'
+			'         pg_catalog.array_agg(pg_catalog.format($2,'
+			'             pg_catalog.shard_name($1, p.shardid, false)) ORDER BY p.shardid) AS cmds'
+			'    FROM p)'
+			' SELECT c.nodes[r.ord] AS node, c.ports[r.ord] AS port, r.success, r.result'
+			'   FROM c, LATERAL pg_catalog.master_run_on_worker(c.nodes, c.ports, c.cmds, true)'
+			'        WITH ORDINALITY AS r(node_name, node_port, success, result, ord)'
+			'  ORDER BY r.ord'
+			USING rel, cmd
+		LOOP
+			f := string_to_array(shard.result, ' ');
+			IF NOT shard.success OR array_length(f, 1) IS DISTINCT FROM 3 THEN
+				RAISE EXCEPTION 'could not read a shard of "%" on node %:%', rel, shard.node, shard.port
+					USING ERRCODE = '08000',
+						  DETAIL = 'The node answered: ' || COALESCE(shard.result, '(nothing)');
+			END IF;
+			rows := rows + f[1]::bigint;
+			heap_blocks := heap_blocks + f[2]::bigint;
+			key_blocks := key_blocks + f[3]::float8;
+		END LOOP;
+		IF rows = 0 THEN
+			keys := 0;
+			RETURN;
+		END IF;
+		tuples_per_page := rows::float8 / heap_blocks;
+		-- rows per key over the whole table, through Citus
+		EXECUTE format('SELECT count(*), avg(n), avg(ceil(n / $1))'
+					   ' FROM (SELECT count(*)::float8 AS n FROM %2$s WHERE %1$I IS NOT NULL'
+					   '       GROUP BY %1$I) g', key_column, rel::text)
+			INTO keys, rows_per_key, ideal_blocks_per_key
+			USING tuples_per_page;
+		blocks_per_key := key_blocks / keys;
+	ELSE
+		-- One row per heap row: its key and its heap block (tableoid, block).
+		src := format('SELECT %1$I AS k, tableoid::oid::int8 * 4294967296'
+					  ' + ((ctid::text)::point)[0]::int8 AS b FROM %2$s WHERE %1$I IS NOT NULL',
+					  key_column, rel::text);
+
+		EXECUTE format('SELECT count(*), count(DISTINCT b) FROM (%s) s', src)
+			INTO rows, heap_blocks;
+		IF rows = 0 THEN
+			keys := 0;
+			RETURN;
+		END IF;
+		tuples_per_page := rows::float8 / heap_blocks;
+
+		EXECUTE format('SELECT count(*), avg(n), avg(nb), avg(ceil(n / $1))'
+					   ' FROM (SELECT count(*)::float8 AS n, count(DISTINCT b) AS nb'
+					   '       FROM (%s) s GROUP BY k) g', src)
+			INTO keys, rows_per_key, blocks_per_key, ideal_blocks_per_key
+			USING tuples_per_page;
+	END IF;
+	amplification := blocks_per_key / ideal_blocks_per_key;
+
+	-- two decimals, as a person reads them (still float8)
+	rows_per_key := round(rows_per_key::numeric, 2);
+	blocks_per_key := round(blocks_per_key::numeric, 2);
+	ideal_blocks_per_key := round(ideal_blocks_per_key::numeric, 2);
+	amplification := round(amplification::numeric, 2);
+	tuples_per_page := round(tuples_per_page::numeric, 2);
+END
+$fn$;
+
+COMMENT ON FUNCTION heap_locality(regclass, name) IS
+'how scattered each key''s rows are over the heap: average distinct heap blocks per key, the ideal (ceil(rows_per_key / tuples_per_page)) and their ratio';
+
+-- extend_lock_waits: built on pg_locks and pg_stat_activity, so query (and
+-- backend_type) follow pg_stat_activity's visibility rules for the caller.
+-- Only waits in the current database (relation is a regclass).
+CREATE VIEW extend_lock_waits AS
+SELECT l.pid,
+	   l.relation::pg_catalog.regclass AS relation,
+	   pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) l.waitstart AS waiting,
+	   pg_catalog.pg_blocking_pids(l.pid) AS blocked_by,
+	   a.backend_type,
+	   a.wait_event_type,
+	   a.wait_event,
+	   a.query
+FROM pg_catalog.pg_locks AS l
+LEFT JOIN pg_catalog.pg_stat_activity AS a ON a.pid OPERATOR(pg_catalog.=) l.pid
+WHERE l.locktype OPERATOR(pg_catalog.=) 'extend'
+  AND NOT l.granted
+  AND l.database OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database AS d
+										  WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+
+COMMENT ON VIEW extend_lock_waits IS
+'backends of this database waiting right now on a relation extension lock: since when, blocked by whom, running what (query visible as in pg_stat_activity)';
+
+GRANT SELECT ON extend_lock_waits TO PUBLIC;
+
+-- index_key_scatter (1.5.2): how scattered over the heap the rows of an
+-- index's most common keys lie, read through the index in C without the
+-- planner, so that no code of the table's owner runs (src/diag_scatter.c).
+-- The keys are the most common values in pg_statistic, up to max_keys while
+-- their estimated rows stay within max_rows (the first always); at most
+-- max_rows index entries are read, whatever the estimate.  It reads what
+-- pg_stats would show the caller (SELECT on the column; nothing of a table
+-- whose row-level security applies to the caller), takes its locks only if
+-- it can at once ('locked' otherwise) and releases them before it returns.
+CREATE FUNCTION index_key_scatter(index regclass, max_keys integer DEFAULT 5,
+								  max_rows bigint DEFAULT 50000,
+								  OUT state text, OUT table_pages bigint, OUT rows_per_page float8,
+								  OUT n_distinct real, OUT correlation real, OUT keys integer,
+								  OUT rows bigint, OUT heap_blocks bigint, OUT packed_blocks bigint,
+								  OUT capped boolean)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_key_scatter'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION index_key_scatter(regclass, integer, bigint) IS
+'the heap blocks that the rows of a B-tree''s most common keys lie on, against the blocks they would fill packed, read through the index without running code of the table''s owner; state says why not when it cannot read them (locked, statistics hidden, no statistics, empty, no common keys)';
+
+-- index_newest_pages (1.6.0): how full the leaf pages behind a uuid
+-- B-tree's newest time-ordered keys (versions 7 and 8) are, and whether the
+-- index holds keys above them: the pages a table switched from random keys
+-- to an ordered default leaves half full (src/diag_newest.c).  below NULL:
+-- the first key of the minute after now.  It reads what a SELECT of the
+-- column would show the caller (SELECT on the column; nothing of a table
+-- whose row-level security applies to the caller), compares keys with
+-- memcmp (no operator of the table's owner runs), takes its locks only if
+-- it can at once ('locked' otherwise) and releases them before it returns.
+CREATE FUNCTION index_newest_pages(index regclass, below uuid DEFAULT NULL,
+								   max_pages integer DEFAULT 64,
+								   OUT state text, OUT newest_time timestamptz, OUT keys_above boolean,
+								   OUT leaf_pages integer, OUT tuples bigint, OUT ordered_tuples bigint,
+								   OUT avg_leaf_density float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'index_newest_pages'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION index_newest_pages(regclass, uuid, integer) IS
+'the leaf pages behind a uuid B-tree''s newest time-ordered key (version 7 or 8) below below (default: now + 1 minute): how many (at most max_pages), their entries, how many are time-ordered, their average density, and whether the index holds keys above below (then no split there is a rightmost split)';
+
+-- write_path_report (1.5.0; 1.5.2 runs no owner code, stays linear in the
+-- number of tables and holds no lock past each read; 1.6.0 adds S5; 1.6.1
+-- writes the SQL it gives to run with every function, operator and type
+-- schema-qualified, as the exporter's queries are): the
+-- write-path scenarios S1-S5 of doc/scenarios.md found in what is already measured,
+-- ranked, each with its figures, their source, the threshold they passed,
+-- the change to make and how to see that it worked.
+-- It runs as the caller and reads views that filter by the caller's rights:
+-- the collector's (rows of databases the caller may not CONNECT to are
+-- hidden in C), the catalog, and for S4 index_key_scatter(), which reads
+-- at most 50,000 index entries of a candidate table through the index, no
+-- query over the table: planning one would run its owner's code (index
+-- expressions, partial-index predicates, expression statistics).  It waits
+-- for no lock: index_key_scatter() locks only if it can at once, and
+-- lock_timeout bounds the rest (an index locked by another session is a row
+-- saying so).  What it cannot see (the collector not loaded or not running,
+-- its statistics reset less than an hour ago, a table never analyzed, a
+-- table locked or whose statistics row-level security hides) is a row of
+-- its own, after the findings.  severity (value / threshold) ranks the
+-- findings; a table has one S4 row at most.
+CREATE FUNCTION write_path_report(
+	OUT rank integer, OUT scenario text, OUT relation regclass, OUT finding text,
+	OUT metric text, OUT value numeric, OUT threshold numeric, OUT evidence text,
+	OUT source text, OUT change text, OUT measured text, OUT verify text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+SET lock_timeout = '100ms'
+AS $fn$
+DECLARE
+	ext text;
+	info record;
+	running boolean := false;
+	acc jsonb[] := '{}';	-- arrays: appending to a local array does not copy it
+	blind jsonb[] := '{}';
+	history numeric;
+	r record;
+	s record;
+	idx_size text;
+	amp numeric;
+	np record;
+	err_state text;
+	err_msg text;
+	s5 record;
+	s5_failures numeric;
+	s5_last timestamptz;
+	s5_found boolean := false;
+	sql_edition boolean := false;
+	w_rows jsonb;			-- S1's figures per index
+	w_source text;
+	w_splits text;
+	walinspect text;
+	wal_from pg_lsn;
+	wal_to pg_lsn;
+	others int := 0;		-- S4: tables of other owners (SQL edition)
+	over_budget int := 0;	-- S4: tables past the SQL edition's lock budget
+BEGIN
+	-- the schema of this function, as its install script named it (the C
+	-- edition and the SQL edition alike, extension or plain file)
+	ext := quote_ident((parse_ident('@extschema@.write_path_report'))[1]);
+
+	-- the collector: loaded, running, and for how long it has counted
+	BEGIN
+		SELECT * INTO info FROM @extschema@.collector_info();
+		running := info.state = 'running';
+	EXCEPTION WHEN object_not_in_prerequisite_state THEN
+		info := NULL;
+	WHEN undefined_function THEN
+		-- the SQL edition, which has no collector
+		info := NULL;
+		sql_edition := true;
+	END;
+	IF sql_edition THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S2, S3, S5: the SQL edition has no collector',
+			'evidence', 'waits on extension locks, waits for the WAL''s flush and serialization failures are '
+						'counted by the C edition''s collector, which samples every backend from a library '
+						'loaded at server start',
+			'source', 'the SQL edition',
+			'change', 'the C edition with shared_preload_libraries = ''ordered_uuid'', where the server lets you load it');
+	ELSIF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF info.state <> 'running' THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S1, S2, S3: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		-- whole seconds, the same in value and evidence
+		history := round(extract(epoch FROM now() - info.stats_reset));
+		IF history < 3600 THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'too little history: the collector''s figures cover less than an hour',
+				'metric', 'seconds since the collector''s statistics began',
+				'value', history, 'threshold', 3600,
+				'evidence', format('stats_reset = %s: S1, S2 and S3 are judged on %s of history',
+								   info.stats_reset, make_interval(secs => history::float8)),
+				'source', 'collector_info()');
+		END IF;
+		IF info.wal_start IS NULL THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: the collector does not follow the WAL',
+				'evidence', format('ordered_uuid.track_splits = %s, wal_retention = %s',
+								   current_setting('ordered_uuid.track_splits', true),
+								   coalesce(info.wal_retention, 'NULL')),
+				'source', 'collector_info()',
+				'change', 'ALTER SYSTEM SET ordered_uuid.track_splits = on; SELECT pg_catalog.pg_reload_conf();');
+		END IF;
+	END IF;
+
+	-- S1's figures per index: the collector's WAL per relation, or, in the
+	-- SQL edition, pg_walinspect's blocks of the WAL since the last
+	-- checkpoint (PostgreSQL 16 and later: pg_get_wal_block_info), each
+	-- record's bytes to the relation of its first block, as the collector
+	-- counts them
+	IF running THEN
+		SELECT jsonb_agg(jsonb_build_object('idx', w.idx::oid, 'records', w.records, 'wal_bytes', w.wal_bytes,
+											'fpis', w.fpis, 'fpi_bytes', w.fpi_bytes,
+											'splits', coalesce(sp.leaf, 0)))
+		  INTO w_rows
+		  FROM (SELECT x.relation AS idx, sum(x.records) AS records, sum(x.wal_bytes) AS wal_bytes,
+					   sum(x.fpis) AS fpis, sum(x.fpi_bytes) AS fpi_bytes
+				  FROM @extschema@.relation_wal_stats x
+				 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+				 GROUP BY x.relation) w
+		  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+					   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx;
+		w_source := format('relation_wal_stats, index_split_stats since %s', info.stats_reset);
+		w_splits := 'leaf splits';
+	ELSIF sql_edition THEN
+		SELECT quote_ident(n.nspname) INTO walinspect
+		  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+		 WHERE e.extname = 'pg_walinspect' AND e.extversion >= '1.1';
+		IF walinspect IS NULL THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: pg_walinspect 1.1 is not installed',
+				'evidence', 'the SQL edition reads the WAL''s full-page images of each index with pg_walinspect''s '
+							'pg_get_wal_block_info(), of PostgreSQL 16 and later',
+				'source', 'pg_extension',
+				'change', CASE WHEN current_setting('server_version_num')::int >= 160000
+							   THEN 'CREATE EXTENSION pg_walinspect' ELSE 'PostgreSQL 16 or later, with pg_walinspect' END);
+		ELSIF NOT has_function_privilege(walinspect || '.pg_get_wal_block_info(pg_lsn, pg_lsn, boolean)', 'EXECUTE')
+			  OR NOT has_function_privilege('pg_control_checkpoint()', 'EXECUTE') THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S1: this role may not read the WAL',
+				'evidence', format('%I may not call pg_get_wal_block_info() or pg_control_checkpoint(): the WAL holds '
+								   'every session''s data', current_user),
+				'source', 'pg_walinspect',
+				'change', format('GRANT pg_read_server_files, pg_monitor TO %I; -- or EXECUTE on those two functions',
+								 current_user));
+		ELSE
+			-- the WAL since the last checkpoint's redo point, its last 256 MB at most
+			SELECT c.redo_lsn INTO wal_from FROM pg_control_checkpoint() c;
+			wal_to := CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_flush_lsn() END;
+			IF pg_wal_lsn_diff(wal_to, wal_from) > 268435456 THEN
+				wal_from := wal_to - 268435456::numeric;
+			END IF;
+			EXECUTE format(
+				'SELECT jsonb_agg(jsonb_build_object(''idx'', w.idx::oid, ''records'', w.records, ''wal_bytes'', w.wal_bytes,'
+				'                 ''fpis'', w.fpis, ''fpi_bytes'', w.fpi_bytes, ''splits'', w.splits))'
+				'  FROM (SELECT pg_filenode_relation(b.reltablespace, b.relfilenode) AS idx,'
+				'               count(*) FILTER (WHERE b.first) AS records,'
+				'               coalesce(sum(b.record_length) FILTER (WHERE b.first), 0) AS wal_bytes,'
+				'               count(*) FILTER (WHERE b.block_fpi_length > 0) AS fpis,'
+				'               coalesce(sum(b.block_fpi_length), 0) AS fpi_bytes,'
+				'               count(*) FILTER (WHERE b.first AND b.resource_manager = ''Btree'''
+				'                                AND b.record_type IN (''SPLIT_L'', ''SPLIT_R'')) AS splits'
+				'          FROM (SELECT x.*, x.block_id = min(x.block_id) OVER (PARTITION BY x.start_lsn) AS first'
+				'                  FROM %s.pg_get_wal_block_info($1, $2, false) x) b'
+				'         WHERE b.relforknumber = 0 AND b.reldatabase IN (0, (SELECT d.oid FROM pg_database d'
+				'                                           WHERE d.datname = current_database()))'
+				'         GROUP BY b.reltablespace, b.relfilenode) w'
+				' WHERE w.idx IS NOT NULL', walinspect)
+			INTO w_rows USING wal_from, wal_to;
+			w_source := format('pg_walinspect''s pg_get_wal_block_info() from %s to %s (the WAL since the last '
+							   'checkpoint)', wal_from, wal_to);
+			w_splits := 'page splits';
+		END IF;
+	END IF;
+
+	-- S1: a B-tree on a random key, its WAL mostly full-page images.  The
+	-- default is deparsed without its table (pg_get_expr(..., 0), which
+	-- takes no lock); only the index's size needs one.
+	FOR r IN
+		SELECT w.idx::regclass AS idx, w.records, w.wal_bytes, w.fpis, w.fpi_bytes, w.splits AS leaf,
+			   i.indrelid AS tbl, a.attname, a.atttypid, format_type(a.atttypid, a.atttypmod) AS typ,
+			   CASE WHEN d.adbin IS NULL THEN NULL
+					WHEN a.attgenerated <> '' THEN 'a generated column'
+					ELSE pg_get_expr(d.adbin, 0) END AS dflt
+		  FROM jsonb_to_recordset(coalesce(w_rows, '[]')) AS w(idx oid, records numeric, wal_bytes numeric,
+															  fpis numeric, fpi_bytes numeric, splits numeric)
+		  JOIN pg_index i ON i.indexrelid = w.idx
+		  JOIN pg_class ic ON ic.oid = i.indexrelid
+		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+		  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+		  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+		 WHERE w.fpis >= 100 AND w.wal_bytes > 0 AND w.fpi_bytes >= 0.3 * w.wal_bytes
+		   AND a.atttypid IN ('uuid'::regtype, 'text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
+		   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
+		 ORDER BY w.idx
+	LOOP
+		CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|uuid_v7_nextval|uuid_time_nextval|uuid_sequence_nextval|uuidv7)\(';
+		BEGIN
+			idx_size := pg_size_pretty(pg_relation_size(r.idx));
+		EXCEPTION WHEN lock_not_available THEN
+			idx_size := 'of unknown size (locked by another session)';
+		END;
+		acc := acc || jsonb_build_object(
+			'scenario', 'S1', 'relation', r.idx::oid,
+			'finding', 'random keys: the index writes a full-page image of most pages it touches after each checkpoint',
+			'metric', 'fpi_bytes / wal_bytes of the index',
+			'value', round(r.fpi_bytes / r.wal_bytes, 2), 'threshold', 0.3,
+			'evidence', format('%s WAL records, %s bytes, %s full-page images (%s bytes); %s %s; '
+							   'index %s, shared_buffers %s; key %I %s, default %s',
+							   r.records, r.wal_bytes, r.fpis, r.fpi_bytes, r.leaf, w_splits, idx_size,
+							   current_setting('shared_buffers'), r.attname, r.typ,
+							   coalesce(r.dflt, 'none (keys made by the application)')),
+			'source', w_source || '; pg_attribute, pg_attrdef',
+			-- right_edge => false (1.6.0): the random keys the index holds lie
+			-- above the new keys too, so every session must make fill keys
+			-- the cast to a column of text: pg_catalog's type, whatever the
+			-- search_path (character and character varying are SQL's keywords,
+			-- always pg_catalog's)
+			'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(3600, right_edge => false)%s',
+							 r.tbl::regclass, r.attname, ext,
+							 CASE r.atttypid WHEN 'uuid'::regtype THEN '' WHEN 'text'::regtype THEN '::pg_catalog.text'
+											 ELSE '::' || r.typ END)
+					  || CASE WHEN r.dflt IS NULL THEN '; -- and stop sending keys from the application' ELSE '' END,
+			'measured', 'bench_insert, 1M rows into fresh tables, 2 clients: uuid_striped_nextval() 2.72x '
+						'the rows/s of gen_random_uuid() (medians of 5 runs, per pair 1.13-3.97x), 1 client 1.69x '
+						'(1.57-1.87x); 146.6 WAL bytes a row and 90.0 % leaf density (doc/results.md, '
+						'Figures with spread); a table of 1M gen_random_uuid() keys, then 500k rows: the index grew '
+						'1.80x a fresh table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+						'uuid_striped_nextval(3600, right_edge => false) (doc/results.md, Switching a table from random keys)',
+			'verify', CASE WHEN sql_edition THEN
+				format('SELECT pg_catalog.round(pg_catalog.sum(b.block_fpi_length)::pg_catalog.numeric OPERATOR(pg_catalog./) '
+					   'GREATEST(pg_catalog.sum(b.record_length) FILTER (WHERE b.block_id OPERATOR(pg_catalog.=) 0), 1), 2) '
+					   'AS fpi_share FROM %1$s.pg_get_wal_block_info((SELECT redo_lsn FROM pg_catalog.pg_control_checkpoint()), '
+					   'pg_catalog.pg_current_wal_flush_lsn(), false) b '
+					   'WHERE b.relfilenode OPERATOR(pg_catalog.=) pg_catalog.pg_relation_filenode(%2$L::pg_catalog.regclass) '
+					   'AND b.relforknumber OPERATOR(pg_catalog.=) 0; -- after the change, once two checkpoints have passed: under 0.3, '
+					   'about 0.01 for ordered keys (doc/sql-edition.md, The report)',
+					   walinspect, r.idx::regclass::text)
+			ELSE
+				format('SELECT pg_catalog.round(pg_catalog.sum(fpi_bytes) OPERATOR(pg_catalog./) '
+					   'GREATEST(pg_catalog.sum(wal_bytes), 1), 2) AS fpi_share, '
+					   'pg_catalog.sum(fpi_bytes) AS fpi_bytes, pg_catalog.sum(wal_bytes) AS wal_bytes, '
+					   'pg_catalog.sum(records) AS records, (SELECT pg_catalog.sum(leaf_splits) FROM %1$s.index_split_stats '
+					   'WHERE index OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass) AS leaf_splits '
+					   'FROM %1$s.relation_wal_stats WHERE relation OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass '
+					   'AND fork OPERATOR(pg_catalog.=) ''main''; -- after the change, now and again '
+					   'after the next two checkpoints: fpi_bytes grows by under 0.3 of wal_bytes'' growth, '
+					   'and leaf_splits by under 0.0045 of records'' growth (after ordered_uuid_reset(), the '
+					   'sums alone say it; doc/diag.md, After the change)',
+					   ext, r.idx::regclass::text) END);
+	END LOOP;
+
+	IF running THEN
+
+		-- S1, a table switched the old way (1.6.0): a uuid B-tree written since
+		-- the reset whose default makes time-ordered keys that skip fill keys
+		-- at the right edge (uuid_v7_nextval, uuidv7, uuid_striped_nextval
+		-- without right_edge => false), while the index holds keys above the
+		-- newest (the random keys of before the switch): every split there is
+		-- 50:50 and the new keys' pages end half full.  index_newest_pages()
+		-- reads the 64 leaf pages behind the newest key, through the index
+		-- alone, and only if the caller may read the column; not other
+		-- sessions' temporary tables.
+		FOR r IN
+			SELECT w.idx, w.records, coalesce(sp.leaf, 0) AS leaf, i.indrelid AS tbl, a.attname,
+				   pg_get_expr(d.adbin, 0) AS dflt
+			  FROM (SELECT x.relation AS idx, sum(x.records) AS records
+					  FROM @extschema@.relation_wal_stats x
+					 WHERE x.relation IS NOT NULL AND x.fork = 'main'
+					 GROUP BY x.relation) w
+			  JOIN pg_index i ON i.indexrelid = w.idx
+			  JOIN pg_class ic ON ic.oid = i.indexrelid
+			  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+			  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+			  JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  LEFT JOIN (SELECT x.index, sum(x.leaf_splits) AS leaf
+						   FROM @extschema@.index_split_stats x GROUP BY x.index) sp ON sp.index = w.idx
+			 WHERE w.records >= 1000 AND a.atttypid = 'uuid'::regtype AND a.attgenerated = ''
+			   AND (ic.relpersistence <> 't' OR ic.relnamespace = pg_my_temp_schema())
+			   AND has_column_privilege(i.indrelid, a.attnum, 'SELECT')
+			 ORDER BY w.idx
+		LOOP
+			CONTINUE WHEN r.dflt !~ '(uuid_striped_nextval|uuid_v7_nextval|uuidv7)\('
+					   OR r.dflt ~ 'uuid_striped_nextval\([^()]*false\)';
+			BEGIN
+				SELECT * INTO np FROM @extschema@.index_newest_pages(r.idx);
+			EXCEPTION WHEN OTHERS THEN
+				CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+				GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): reading the index failed',
+					'evidence', format('%s (SQLSTATE %s)', err_msg, err_state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END;
+			IF np.state IN ('locked', 'hidden') THEN
+				blind := blind || jsonb_build_object(
+					'relation', r.idx::oid,
+					'finding', 'cannot see S1 (ordered keys among random ones): ' ||
+							   CASE np.state WHEN 'locked' THEN 'the table or its index is locked by another session'
+									ELSE 'row-level security hides the table''s rows from this role' END,
+					'evidence', format('index_newest_pages() state %L', np.state),
+					'source', 'index_newest_pages()');
+				CONTINUE;
+			END IF;
+			CONTINUE WHEN np.state <> 'ok' OR NOT np.keys_above OR np.leaf_pages < 16
+					   OR np.avg_leaf_density <= 0 OR 90 / np.avg_leaf_density < 1.3;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S1', 'relation', r.idx::oid,
+				'finding', 'ordered keys among random ones: the pages behind the newest keys are left half full',
+				'metric', 'pages the newest keys take / pages they would take at the right edge (90 % full)',
+				'value', round((90 / np.avg_leaf_density)::numeric, 2), 'threshold', 1.3,
+				'evidence', format('the %s leaf pages behind the newest key (of %s) are %s %% full, %s of '
+								   'their %s entries time-ordered; the index holds keys above them, so every split '
+								   'there is a 50:50 split; %s leaf splits in %s WAL records of the index; key %I, '
+								   'default %s',
+								   np.leaf_pages, np.newest_time, round(np.avg_leaf_density::numeric, 1),
+								   np.ordered_tuples, np.tuples, r.leaf, r.records, r.attname, r.dflt),
+				'source', format('index_newest_pages(); relation_wal_stats, index_split_stats since %s; '
+								 'pg_attrdef', info.stats_reset),
+				'change', format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval(%s, right_edge => false)',
+								 r.tbl::regclass, r.attname, ext,
+								 coalesce(substring(r.dflt FROM 'uuid_striped_nextval\((\d+)'), '3600')),
+				'measured', 'a table of 1M gen_random_uuid() keys, then 500k rows: the index grew 1.80x a fresh '
+							'table''s pages with uuid_striped_nextval() or uuid_v7_nextval(), 0.94x with '
+							'uuid_striped_nextval(3600, right_edge => false); a version 7 key cannot fill the pages '
+							'it leaves behind without breaking its order (doc/results.md, Switching a table from '
+							'random keys; doc/migrating.md)',
+				'verify', format('SELECT pg_catalog.sum(records) AS records, (SELECT pg_catalog.sum(leaf_splits) '
+								 'FROM %1$s.index_split_stats WHERE index OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass) '
+								 'AS leaf_splits FROM %1$s.relation_wal_stats WHERE relation OPERATOR(pg_catalog.=) '
+								 '%2$L::pg_catalog.regclass AND fork OPERATOR(pg_catalog.=) ''main''; -- now and again after 20,000 '
+								 'new rows: leaf_splits grows by under 0.0045 of records'' growth (half-full pages split '
+								 'about 7 times in 1,000 keys, the change''s 95 %% full ones under 4; after '
+								 'ordered_uuid_reset(), the sums alone say it).  The pages written before the change '
+								 'stay half full until REINDEX INDEX CONCURRENTLY %3$s, which rewrites the index, not '
+								 'the rows (doc/diag.md, After the change)',
+								 ext, r.idx::regclass::text, r.idx::regclass));
+		END LOOP;
+
+		-- S2: loaders queued on a relation's extension lock
+		acc := acc || coalesce((
+			SELECT array_agg(jsonb_build_object(
+				'scenario', 'S2', 'relation', e.relation::oid,
+				'finding', 'concurrent loads queue on the relation extension lock',
+				'metric', 'est_wait_time in seconds',
+				'value', round(extract(epoch FROM e.est_wait_time), 1), 'threshold', 1,
+				'evidence', format('%s waits, %s waiter-samples, %s waited in all, up to %s waiters at once, last %s',
+								   e.waits, e.samples, e.est_wait_time, e.max_waiters, e.last_wait),
+				'source', format('extend_lock_stats since %s', info.stats_reset),
+				'change', CASE WHEN current_setting('server_version_num')::int >= 160000
+							   THEN 'load with COPY instead of INSERT batches: since PostgreSQL 16 COPY extends a table by up to 64 pages at a time'
+							   ELSE 'upgrade to PostgreSQL 16 or later and load with COPY, which extends a table by up to 64 pages at a time' END,
+				'measured', '8 concurrent writers of 455-byte rows (pgbench): Lock:extend 50.1 % of the samples '
+							'with COPY on PostgreSQL 15, 11.8 % on 18, where INSERT ... SELECT still waits 27.6 % '
+							'(doc/results.md, S2 and S3)',
+				'verify', format('SELECT waits, est_wait_time, max_waiters FROM %s.extend_lock_stats '
+								 'WHERE relation OPERATOR(pg_catalog.=) %L::pg_catalog.regclass; '
+								 '-- now and again after the next loads: est_wait_time grows by less than 1 s a load '
+								 '(doc/diag.md, After the change)', ext, e.relation::text)))
+			  FROM @extschema@.extend_lock_stats e
+			 WHERE e.relation IS NOT NULL AND e.database = current_database()
+			   AND e.max_waiters >= 2 AND e.est_wait_time >= interval '1 second'),
+			'{}');
+
+		-- S3: this database's client backends mostly wait for the WAL's flush
+		acc := acc || coalesce((
+			SELECT array_agg(jsonb_build_object(
+				'scenario', 'S3', 'relation', NULL,
+				'finding', 'transactions wait for their commit''s WAL flush more than they work',
+				'metric', 'share of active client samples waiting for the WAL flush',
+				'value', round(p.flush::numeric / p.active, 2), 'threshold', 0.3,
+				'evidence', format('%s of %s samples of this database''s active client backends in '
+								   'IO:WALSync, IO:WALWrite or LWLock:WALWrite; %s commits for %s rows '
+								   'inserted, updated or deleted (pg_stat_database)',
+								   p.flush, p.active, sd.xact_commit,
+								   sd.tup_inserted + sd.tup_updated + sd.tup_deleted),
+				'source', format('wait_profile since %s; pg_stat_database', info.stats_reset),
+				'change', 'commit several rows per transaction; where losing the last commits in a crash '
+						  'is acceptable (never corruption): SET synchronous_commit = off in those sessions',
+				'measured', 'bench_multi_table, 8 clients, one single-row INSERT a transaction: 87-91 % of the '
+							'samples waited for the WAL; 29,865-33,093 rows/s logged, 321,877-358,685 rows/s '
+							'unlogged, whose commits wait for no flush (doc/results.md, S2 and S3)',
+				'verify', format('SELECT pg_catalog.sum(samples) FILTER (WHERE pg_catalog.lower(wait_event) '
+								 'OPERATOR(pg_catalog.=) ANY (ARRAY[''walsync'', ''walwrite''])) AS flush, '
+								 'pg_catalog.sum(samples) AS active FROM %s.wait_profile '
+								 'WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database() '
+								 'AND backend_type OPERATOR(pg_catalog.=) ''client backend'' '
+								 'AND NOT wait_event_type OPERATOR(pg_catalog.=) ANY (ARRAY[''Client'', ''Activity'']); '
+								 '-- now and again after an hour of the changed workload: the growth in flush is under 0.3 '
+								 'of the growth in active (doc/diag.md, After the change)', ext)))
+			  FROM (SELECT sum(wp.samples) FILTER (WHERE wp.wait_event_type IN ('IO', 'LWLock')
+						   AND lower(wp.wait_event) IN ('walsync', 'walwrite')) AS flush,
+						   sum(wp.samples) AS active
+					  FROM @extschema@.wait_profile wp
+					 WHERE wp.database = current_database() AND wp.backend_type = 'client backend'
+					   AND wp.wait_event_type NOT IN ('Client', 'Activity')) p,
+				   pg_stat_database sd
+			 WHERE sd.datname = current_database()
+			   AND p.active >= 100 AND p.flush >= 0.3 * p.active),
+			'{}');
+	END IF;
+
+	-- S4: tables last measured at 128 pages or more (or never measured),
+	-- with a non-unique B-tree of every row whose first column is a plain
+	-- column of a core base type with a core operator class (the ones
+	-- index_key_scatter() reads), one index a column, the caller allowed to
+	-- read that column; not other sessions' temporary tables
+	FOR r IN
+		SELECT DISTINCT ON (i.indrelid, i.indkey[0])
+			   i.indrelid AS tbl, i.indexrelid AS idx, ic.relname AS idxname, a.attname, c.relpages
+		  FROM pg_index i
+		  JOIN pg_class ic ON ic.oid = i.indexrelid
+		  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+		  JOIN pg_class c ON c.oid = i.indrelid AND c.relkind IN ('r', 'm')
+		  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+		  JOIN pg_type t ON t.oid = a.atttypid AND t.typtype = 'b'
+					   AND t.typnamespace = 'pg_catalog'::regnamespace
+		  JOIN pg_opclass oc ON oc.oid = i.indclass[0] AND oc.opcintype = a.atttypid
+						   AND oc.opcnamespace = 'pg_catalog'::regnamespace
+		 WHERE NOT i.indisunique AND i.indisvalid AND i.indpred IS NULL
+		   AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+		   AND (c.relpersistence <> 't' OR c.relnamespace = pg_my_temp_schema())
+		   AND (c.relpages >= 128 OR c.reltuples < 0)
+		   AND has_column_privilege(c.oid, a.attnum, 'SELECT')
+		 ORDER BY i.indrelid, i.indkey[0], i.indexrelid
+	LOOP
+		BEGIN
+			SELECT * INTO s FROM @extschema@.index_key_scatter(r.idx);
+		EXCEPTION WHEN OTHERS THEN
+			CONTINUE WHEN NOT EXISTS (SELECT FROM pg_index i WHERE i.indexrelid = r.idx);  -- dropped meanwhile
+			GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT;
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: reading the key''s rows failed',
+				'evidence', format('index %s: %s (SQLSTATE %s)', r.idx::regclass, err_msg, err_state),
+				'source', 'index_key_scatter()');
+			CONTINUE;
+		END;
+		IF s.state = 'locked' AND r.relpages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: the table or its index is locked by another session',
+				'evidence', format('index %s, %s pages when last measured: ACCESS SHARE could not be taken at once',
+								   r.idx::regclass, r.relpages),
+				'source', 'index_key_scatter(); pg_class');
+		ELSIF s.state = 'statistics hidden' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: row-level security hides the table''s statistics and rows from this role',
+				'evidence', format('%s pages; its policies apply to %I, so pg_stats shows nothing of column %I '
+								   'and its rows are not read', s.table_pages, current_user, r.attname),
+				'source', 'index_key_scatter(); pg_class.relrowsecurity',
+				'change', 'run the report as the table''s owner or a role with BYPASSRLS');
+		ELSIF s.state = 'no statistics' AND s.table_pages >= 128 THEN
+			blind := blind || jsonb_build_object(
+				'relation', r.tbl,
+				'finding', 'cannot see S4: no statistics of the key column',
+				'evidence', format('%s pages, no statistics of column %I (index %s)',
+								   s.table_pages, r.attname, r.idx::regclass),
+				'source', 'pg_statistic',
+				'change', format('ANALYZE %s', r.tbl::regclass));
+		ELSIF s.state = 'owned by another role' AND s.table_pages >= 128 THEN
+			others := others + 1;	-- the SQL edition reads only the caller's own tables
+		ELSIF s.state = 'lock budget spent' AND s.table_pages >= 128 THEN
+			over_budget := over_budget + 1;
+		ELSIF s.state = 'ok' AND s.table_pages >= 128 AND s.packed_blocks > 0 THEN
+			-- the sampled keys' blocks, against the blocks they would fill packed
+			amp := round(s.heap_blocks::numeric / s.packed_blocks, 2);
+			CONTINUE WHEN amp < 4;
+			acc := acc || jsonb_build_object(
+				'scenario', 'S4', 'relation', r.tbl,
+				'finding', format('the rows of one %I are scattered over the heap', r.attname),
+				'metric', 'heap blocks per key / blocks its rows fill packed',
+				'value', amp, 'threshold', 4,
+				'evidence', format('the %s most common keys of %I: %s rows in %s heap blocks (a key''s blocks '
+								   'counted for each key) where packed they would fill %s%s; '
+								   'correlation %s, %s pages, about %s rows a page',
+								   s.keys, r.attname, s.rows, s.heap_blocks, s.packed_blocks,
+								   CASE WHEN s.capped THEN ' (reading stopped at 50000 index entries)' ELSE '' END,
+								   coalesce(round(s.correlation::numeric, 2)::text, 'unknown'), s.table_pages,
+								   round(s.rows_per_page::numeric)),
+				'source', CASE WHEN sql_edition
+							   THEN format('the table''s rows of those keys, read by a query (the table is %I''s own); '
+										   'pg_stats; pg_class', current_user)
+							   ELSE format('the table''s rows of those keys, read through index %s without the planner; '
+										   'pg_statistic; pg_class', r.idx::regclass) END,
+				'change', format('CLUSTER %s USING %s; -- an ACCESS EXCLUSIVE lock while it runs; rows written later are not ordered',
+								 r.tbl::regclass, quote_ident(r.idxname)),
+				'measured', 'bench_locality, 1000 groups of 2,000 rows (amplification 64.5): groups/s as written '
+							'-> after CLUSTER 353 -> 2,474 on PostgreSQL 14 (7.0x), 73 -> 2,545 on 18 (34.7x) '
+							'(doc/results.md, S4)',
+				'verify', format('ANALYZE %s; SELECT pg_catalog.round(heap_blocks::pg_catalog.numeric OPERATOR(pg_catalog./) '
+								 'GREATEST(packed_blocks, 1), 2) AS amplification '
+								 'FROM %s.index_key_scatter(%L::pg_catalog.regclass); -- after the change: under 4',
+								 r.tbl::regclass, ext, r.idx::regclass::text));
+		END IF;
+	END LOOP;
+
+	IF others > 0 THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S4 on ' || CASE WHEN others = 1 THEN 'a table of another role'
+												   ELSE format('%s tables of other roles', others) END,
+			'evidence', format('a query over a table runs code its owner chose (index expressions, predicates, '
+							   'statistics, policies) as the role that runs it; the SQL edition reads only the '
+							   'tables of %I, the C edition every table, without running any owner''s code', current_user),
+			'source', 'index_key_scatter() of the SQL edition',
+			'change', 'run write_path_report() as each table''s owner');
+	END IF;
+	IF over_budget > 0 THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S4 on ' || CASE WHEN over_budget = 1 THEN 'one more table'
+												   ELSE format('%s more tables', over_budget) END
+					   || ': the SQL edition reads at most 500 a transaction',
+			'evidence', 'each table read keeps its lock to the end of the transaction, as any query''s does',
+			'source', 'index_key_scatter() of the SQL edition',
+			'change', 'run write_path_report() again in a new transaction');
+	END IF;
+
+	-- S5 (1.6.0): SERIALIZABLE transactions that insert and read back by key
+	-- fail with 40001 when they all read and write the same leaf page of an
+	-- index, the last one of an ascending key.  Evidence: this database's SSI
+	-- failures (serialization_failure_stats, counted as the server logs them)
+	-- and, per index, the collector's samples of its SIREAD page locks, most
+	-- of them on pages that two or more sessions held at once.  An index whose
+	-- key has a random or striped default is not judged: its pages are not
+	-- shared for the key's sake.
+	IF sql_edition THEN
+		NULL;	-- said above, with S2 and S3
+	ELSIF info IS NULL THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not loaded',
+			'evidence', 'collector_info() raised 55000: the library was not loaded at server start',
+			'source', 'collector_info()',
+			'change', 'shared_preload_libraries = ''ordered_uuid'' (then restart the server)');
+	ELSIF NOT running THEN
+		blind := blind || jsonb_build_object(
+			'finding', 'cannot see S5: the collector is not running',
+			'evidence', format('collector_info().state = %L', info.state),
+			'source', 'collector_info()');
+	ELSE
+		SELECT * INTO s5 FROM @extschema@.serialization_info();
+		SELECT coalesce(sum(f.ssi_failures), 0), max(f.last_failure) INTO s5_failures, s5_last
+		  FROM @extschema@.serialization_failure_stats f
+		 WHERE f.database = current_database();
+		IF current_setting('log_min_messages') IN ('fatal', 'panic') THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: serialization failures are not counted',
+				'evidence', format('log_min_messages = %s: errors do not reach the server log, where the collector counts them',
+								   current_setting('log_min_messages')),
+				'source', 'log_min_messages',
+				'change', 'ALTER SYSTEM SET log_min_messages = warning; SELECT pg_catalog.pg_reload_conf();');
+		END IF;
+		IF s5.predicate_lock_interval = interval '0' THEN
+			blind := blind || jsonb_build_object(
+				'finding', 'cannot see S5: predicate locks are not sampled',
+				'evidence', format('ordered_uuid.predicate_lock_interval = 0; %s serialization failures (read/write dependencies) in this database since %s',
+								   s5_failures, info.stats_reset),
+				'source', 'serialization_info(); serialization_failure_stats',
+				'change', 'ALTER SYSTEM SET ordered_uuid.predicate_lock_interval = ''1s''; SELECT pg_catalog.pg_reload_conf();');
+		ELSIF s5_failures > 0 THEN
+			FOR r IN
+				SELECT p.relation AS idx, p.samples, p.page_locks, p.shared_page_locks, p.max_sessions,
+					   p.hot_page, i.indrelid AS tbl, a.attname, a.atttypid,
+					   format_type(a.atttypid, a.atttypmod) AS typ,
+					   CASE WHEN d.adbin IS NULL THEN NULL
+							WHEN a.attgenerated <> '' THEN 'a generated column'
+							ELSE pg_get_expr(d.adbin, 0) END AS dflt,
+					   a.attidentity
+				  FROM @extschema@.predicate_lock_stats p
+				  JOIN pg_index i ON i.indexrelid = p.relation
+				  JOIN pg_class ic ON ic.oid = i.indexrelid
+				  JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+				  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+				  LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+				 WHERE p.relation IS NOT NULL AND p.samples >= 10 AND p.page_locks >= 20
+				   AND p.shared_page_locks >= 0.5 * p.page_locks
+				 ORDER BY p.relation
+			LOOP
+				CONTINUE WHEN r.dflt ~ '(uuid_striped_nextval|gen_random_uuid|uuid_generate_v4)\(';
+				acc := acc || jsonb_build_object(
+					'scenario', 'S5', 'relation', r.idx::oid,
+					'finding', 'SERIALIZABLE transactions read and write the same leaf page of the index: their predicate locks overlap and fail them with 40001',
+					'metric', 'share of sampled SIREAD page locks on pages that two or more sessions held at once',
+					'value', round(r.shared_page_locks::numeric / r.page_locks, 2), 'threshold', 0.5,
+					'evidence', format('%s of %s SIREAD page locks (page, session) in %s samples on shared pages, up to %s sessions '
+									   'on one page (block %s in the latest sample); %s serialization failures of read/write '
+									   'dependencies in this database, the last %s; %s commits; key %I %s, %s',
+									   r.shared_page_locks, r.page_locks, r.samples, r.max_sessions,
+									   coalesce(r.hot_page::text, 'unknown'), s5_failures, s5_last,
+									   (SELECT sd.xact_commit FROM pg_stat_database sd WHERE sd.datname = current_database()),
+									   r.attname, r.typ,
+									   CASE WHEN r.attidentity <> '' THEN 'an identity column (ascending)'
+											ELSE 'default ' || coalesce(r.dflt, 'none (keys made by the application)') END),
+					'source', format('predicate_lock_stats, serialization_failure_stats since %s; pg_stat_database; pg_attribute, pg_attrdef',
+									 info.stats_reset),
+					'change', CASE WHEN r.atttypid = 'uuid'::regtype
+								   THEN format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.uuid_striped_nextval()',
+											   r.tbl::regclass, r.attname, ext)
+										|| CASE WHEN r.dflt IS NULL THEN '; -- and stop sending keys from the application: '
+												ELSE '; -- ' END
+										|| 'each session then inserts into a leaf page of its own'
+								   ELSE format('the key %I of %s ascends, so every transaction inserts into its last leaf page: '
+											   'a uuid key with DEFAULT %s.uuid_striped_nextval() gives each session a leaf page of its own',
+											   r.attname, r.tbl::regclass, ext) END,
+					'measured', 'bench_serializable, transactions that insert a row and read it back by key, 8 clients on 2 cores: '
+								'uuid_v7_nextval() failed 20.8 % of attempts (19.4-22.3), uuid_striped_nextval() 0 %, '
+								'gen_random_uuid() 0.0029 %; at 16 clients 42.5 %, 0 % and 0.0281 %, the striped key 10.8x '
+								'the v7 key''s rows/s (medians of 3 runs; doc/results.md, S5)',
+					'verify', format('SELECT ssi_failures FROM %1$s.serialization_failure_stats '
+									 'WHERE database OPERATOR(pg_catalog.=) pg_catalog.current_database(); '
+									 'SELECT pg_catalog.round(shared_page_locks::pg_catalog.numeric OPERATOR(pg_catalog./) '
+									 'GREATEST(page_locks, 1), 2) AS shared_share FROM %1$s.predicate_lock_stats '
+									 'WHERE relation OPERATOR(pg_catalog.=) %2$L::pg_catalog.regclass; -- now and again after an hour '
+									 'of the changed workload: ssi_failures grows far slower, and the new samples put under 0.5 of '
+									 'their page locks on shared pages (after ordered_uuid_reset(), shared_share alone says it; '
+									 'doc/diag.md, After the change)', ext, r.idx::regclass::text));
+				s5_found := true;
+			END LOOP;
+			IF NOT s5_found AND s5_failures >= 10 THEN
+				blind := blind || jsonb_build_object(
+					'finding', 'cannot see S5''s cause: serialization failures, but no index whose SIREAD locks concentrate',
+					'metric', 'serialization failures of read/write dependencies in this database',
+					'value', s5_failures, 'threshold', 10,
+					'evidence', format('%s failures since %s, the last %s; %s predicate lock samples, none with most of an index''s page locks on shared pages',
+									   s5_failures, info.stats_reset, s5_last, s5.lock_samples),
+					'source', 'serialization_failure_stats; predicate_lock_stats; serialization_info()');
+			END IF;
+		END IF;
+	END IF;
+
+	-- findings first, worst first; one row a table and scenario (the worst)
+	RETURN QUERY
+	SELECT (row_number() OVER (ORDER BY f.blind, f.severity DESC NULLS LAST, f.scenario, f.relation))::integer,
+		   f.scenario, f.relation::regclass, f.finding, f.metric, f.value, f.threshold, f.evidence,
+		   f.source, f.change, f.measured, f.verify
+	  FROM (SELECT DISTINCT ON (u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END) u.*
+			  FROM (SELECT x.*, false AS blind, x.value / x.threshold AS severity
+					  FROM jsonb_to_recordset(to_jsonb(acc)) AS x(scenario text, relation oid, finding text, metric text,
+													   value numeric, threshold numeric, evidence text,
+													   source text, change text, measured text, verify text)
+					UNION ALL
+					SELECT y.*, true, NULL
+					  FROM jsonb_to_recordset(to_jsonb(blind)) AS y(scenario text, relation oid, finding text, metric text,
+														 value numeric, threshold numeric, evidence text,
+														 source text, change text, measured text, verify text)) u
+			 ORDER BY u.blind, u.scenario, u.relation, CASE WHEN u.blind THEN u.finding END,
+					  u.severity DESC NULLS LAST) f
+	 ORDER BY 1;
+END
+$fn$;
+
+COMMENT ON FUNCTION write_path_report() IS
+'the write-path problems S1-S5 found in what the collector, the statistics and the catalog already measured, ranked: figures, their source, the threshold passed, the change to make and how to see it worked; then what it cannot see';
+--
+-- The collector: needs shared_preload_libraries = 'ordered_uuid'.  Without
+-- it every function here raises SQLSTATE 55000
+-- (object_not_in_prerequisite_state) with a hint naming
+-- shared_preload_libraries.
+--
+-- Visibility: rows of a database the caller may not CONNECT to are shown
+-- only to members of pg_read_all_stats (checked in C, so calling the
+-- functions directly shows no more than the views).  ordered_uuid_reset()
+-- is superuser-only, like pg_stat_statements_reset(): EXECUTE is revoked
+-- from PUBLIC and may be granted by a superuser.
+
+CREATE FUNCTION ordered_uuid_wait_profile(
+	OUT database name, OUT backend_type text, OUT wait_event_type text,
+	OUT wait_event text, OUT samples bigint, OUT est_time interval,
+	OUT datid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_wait_profile() IS
+'the collector''s wait profile: samples per database, backend type and wait event (CPU = running, not waiting); the rows of the view wait_profile';
+
+CREATE VIEW wait_profile AS
+	SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid
+	  FROM @extschema@.ordered_uuid_wait_profile();
+
+COMMENT ON VIEW wait_profile IS
+'where every process spent its time since the last reset, sampled every ordered_uuid.sample_interval ms (est_time = samples x interval)';
+
+CREATE FUNCTION ordered_uuid_extend_lock_stats(
+	OUT relation regclass, OUT waits bigint, OUT samples bigint,
+	OUT est_wait_time interval, OUT max_waiters integer,
+	OUT last_wait timestamptz, OUT database name, OUT datid oid, OUT relid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_extend_lock_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_extend_lock_stats() IS
+'the collector''s relation extension lock statistics per relation; the rows of the view extend_lock_stats';
+
+CREATE VIEW extend_lock_stats AS
+	SELECT relation, waits, samples, est_wait_time, max_waiters, last_wait, database, datid, relid
+	  FROM @extschema@.ordered_uuid_extend_lock_stats();
+
+COMMENT ON VIEW extend_lock_stats IS
+'relation extension lock waits per relation since the last reset (relation is NULL for other databases and dropped relations: see datid, relid)';
+
+CREATE FUNCTION ordered_uuid_index_split_stats(
+	OUT index regclass, OUT leaf_splits bigint, OUT upper_splits bigint,
+	OUT root_splits bigint, OUT database name, OUT datid oid,
+	OUT tablespace oid, OUT relfilenode oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_index_split_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_index_split_stats() IS
+'the collector''s cumulative B-tree split counts per index, from following the WAL; the rows of the view index_split_stats';
+
+CREATE VIEW index_split_stats AS
+	SELECT index, leaf_splits, upper_splits, root_splits, database, datid, tablespace, relfilenode
+	  FROM @extschema@.ordered_uuid_index_split_stats();
+
+COMMENT ON VIEW index_split_stats IS
+'B-tree page splits per index since the last reset (index is NULL for other databases and for relfilenodes that no longer map: see datid, relfilenode)';
+
+CREATE FUNCTION collector_info(
+	OUT worker_pid integer, OUT worker_started timestamptz,
+	OUT stats_reset timestamptz, OUT rounds bigint, OUT max_entries integer,
+	OUT profile_entries bigint, OUT profile_dropped bigint,
+	OUT extend_entries bigint, OUT extend_dropped bigint,
+	OUT split_entries bigint, OUT split_dropped bigint,
+	OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT wal_records bigint,
+	OUT wal_skipped_bytes bigint, OUT profile_evicted bigint,
+	OUT extend_evicted bigint, OUT split_evicted bigint,
+	OUT split_pruned bigint, OUT state text, OUT wal_lag_bytes bigint,
+	OUT wal_lag interval, OUT wal_retention text, OUT stats_restored boolean,
+	OUT stats_saved_at timestamptz, OUT stats_start_reason text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_collector_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION collector_info() IS
+'the collector''s own state: worker pid, sampling rounds, entries used out of max_entries, samples dropped and entries evicted per table, split entries pruned with their dropped relations, WAL followed and skipped, state (running, recovery, stopped), how far behind the WAL it is, how it keeps the WAL it has not read, and whether its statistics go on from those saved at the last clean shutdown (and why not)';
+
+CREATE FUNCTION ordered_uuid_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'ordered_uuid_reset'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION ordered_uuid_reset() IS
+'clear the collector''s statistics (wait_profile, wait_profile_detail, wait_history, extend_lock_stats, index_split_stats, relation_wal_stats, serialization_failure_stats, predicate_lock_stats and the dropped counters); superuser only unless granted';
+
+REVOKE ALL ON FUNCTION ordered_uuid_reset() FROM PUBLIC;
+
+-- readable by everyone, like pg_stat_activity (the rows are filtered in C)
+GRANT SELECT ON wait_profile, extend_lock_stats, index_split_stats TO PUBLIC;
+
+-- The optional parts (1.1.0): the detailed wait profile and the history.
+-- New objects rather than new columns of wait_profile / collector_info(),
+-- whose OUT columns could change only by DROP, breaking users' views on
+-- them.  With their settings off they raise 55000 (collector_detail_info()
+-- always answers).  A process whose wait event pg_stat_activity hides from
+-- the caller (another role's, or one without a role, unless the caller is a
+-- member of that role or of pg_read_all_stats) is folded into anonymous rows
+-- of wait_profile_detail and left out of wait_history (in C).
+
+CREATE FUNCTION ordered_uuid_wait_profile_detail(
+	OUT database name, OUT backend_type text, OUT wait_event_type text,
+	OUT wait_event text, OUT samples bigint, OUT est_time interval,
+	OUT datid oid, OUT queryid bigint, OUT pid integer, OUT userid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_wait_profile_detail'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_wait_profile_detail() IS
+'the collector''s detailed wait profile: samples per database, backend type, wait event, role, and query id and pid when ordered_uuid.profile_queries / profile_pids are on; the rows of the view wait_profile_detail';
+
+CREATE VIEW wait_profile_detail AS
+	SELECT database, backend_type, wait_event_type, wait_event, samples, est_time, datid,
+		   queryid, pid, userid
+	  FROM @extschema@.ordered_uuid_wait_profile_detail();
+
+COMMENT ON VIEW wait_profile_detail IS
+'wait_profile per role, query id (joinable to pg_stat_statements.queryid) and process, as ordered_uuid.profile_queries and profile_pids ask at server start';
+
+CREATE FUNCTION ordered_uuid_wait_history(
+	OUT sample_time timestamptz, OUT pid integer, OUT database name,
+	OUT backend_type text, OUT wait_event_type text, OUT wait_event text,
+	OUT queryid bigint, OUT datid oid, OUT userid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_wait_history'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_wait_history() IS
+'the collector''s history ring: the last ordered_uuid.history_size samples, oldest first; the rows of the view wait_history';
+
+CREATE VIEW wait_history AS
+	SELECT sample_time, pid, database, backend_type, wait_event_type, wait_event, queryid,
+		   datid, userid
+	  FROM @extschema@.ordered_uuid_wait_history();
+
+COMMENT ON VIEW wait_history IS
+'the most recent samples of every process''s wait state (ordered_uuid.history_size of them), oldest first';
+
+CREATE FUNCTION collector_detail_info(
+	OUT profile_queries boolean, OUT profile_pids boolean,
+	OUT detail_entries bigint, OUT detail_dropped bigint,
+	OUT history_size integer, OUT history_entries bigint,
+	OUT history_overwritten bigint, OUT detail_evicted bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_collector_detail_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION collector_detail_info() IS
+'the collector''s optional parts: dimensions of the detailed wait profile, its entries, dropped samples and evicted entries, and the history ring''s size, samples held and samples overwritten since the last reset';
+
+GRANT SELECT ON wait_profile_detail, wait_history TO PUBLIC;
+
+-- The WAL per relation (1.4.0): which relation writes the WAL and its
+-- full-page images, from the records the collector reads for the split
+-- counts.  A record's bytes go to the relation of its first block reference;
+-- relation_wal_info() holds what the rows add up to (1.5.2: with the counts
+-- of the entries evicted, however many were).
+
+CREATE FUNCTION ordered_uuid_relation_wal_stats(
+	OUT relation regclass, OUT fork text, OUT records bigint,
+	OUT wal_bytes bigint, OUT fpis bigint, OUT fpi_bytes bigint,
+	OUT last_fpi timestamptz, OUT database name, OUT datid oid,
+	OUT tablespace oid, OUT relfilenode oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_relation_wal_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_relation_wal_stats() IS
+'the collector''s WAL per relation file and fork, from following the WAL; the rows of the view relation_wal_stats';
+
+CREATE VIEW relation_wal_stats AS
+	SELECT relation, fork, records, wal_bytes, fpis, fpi_bytes, last_fpi, database, datid,
+		   tablespace, relfilenode
+	  FROM @extschema@.ordered_uuid_relation_wal_stats();
+
+COMMENT ON VIEW relation_wal_stats IS
+'WAL records, WAL bytes (each record''s to the relation of its first block), full-page images and their bytes per relation and fork since the last reset (relation is NULL for other databases and for relfilenodes that no longer map: see datid, relfilenode)';
+
+CREATE FUNCTION relation_wal_info(
+	OUT wal_start pg_lsn, OUT wal_reached pg_lsn, OUT records bigint,
+	OUT wal_bytes bigint, OUT fpis bigint, OUT fpi_bytes bigint,
+	OUT no_block_records bigint, OUT no_block_bytes bigint,
+	OUT pruned_records bigint, OUT pruned_bytes bigint,
+	OUT pruned_fpis bigint, OUT pruned_fpi_bytes bigint,
+	OUT entries bigint, OUT evicted bigint, OUT dropped_records bigint,
+	OUT evicted_records bigint, OUT evicted_bytes bigint,
+	OUT evicted_fpis bigint, OUT evicted_fpi_bytes bigint,
+	OUT relation_records bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_relation_wal_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION relation_wal_info() IS
+'the WAL the collector read since the last reset and how relation_wal_stats adds up to it: records without block references, counts pruned with their dropped relations and evicted for lack of room, entries used, evicted, records dropped, and the records as the rows count them (once per relation fork)';
+
+GRANT SELECT ON relation_wal_stats TO PUBLIC;
+
+-- Serialization failures and predicate locks (1.6.0, scenario S5 of
+-- doc/scenarios.md): SERIALIZABLE transactions that all read and write the
+-- same B-tree page fail with SQLSTATE 40001.  The failures are counted per
+-- database as the server logs them (emit_log_hook: not those that a
+-- PL/pgSQL EXCEPTION block handles, nor any in a session whose
+-- log_min_messages is fatal or panic); no 40001 message names a relation, so
+-- per relation there are the predicate (SIREAD) locks, sampled every
+-- ordered_uuid.predicate_lock_interval (from pg_locks' source).  New objects:
+-- the columns of existing views and functions stay as they are.
+
+CREATE FUNCTION ordered_uuid_serialization_failures(
+	OUT database name, OUT ssi_failures bigint, OUT other_failures bigint,
+	OUT last_failure timestamptz, OUT datid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_failures'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_serialization_failures() IS
+'the collector''s serialization failures (SQLSTATE 40001) per database; the rows of the view serialization_failure_stats';
+
+CREATE VIEW serialization_failure_stats AS
+	SELECT database, ssi_failures, other_failures, last_failure, datid
+	  FROM @extschema@.ordered_uuid_serialization_failures();
+
+COMMENT ON VIEW serialization_failure_stats IS
+'serialization failures (SQLSTATE 40001) logged per database since the last reset: ssi_failures are SSI''s read/write dependencies among SERIALIZABLE transactions, other_failures the rest (concurrent update or delete, recovery conflicts); database and datid are NULL on the row of databases beyond the collector''s slots';
+
+CREATE FUNCTION ordered_uuid_predicate_lock_stats(
+	OUT relation regclass, OUT samples bigint, OUT page_locks bigint,
+	OUT shared_page_locks bigint, OUT max_sessions integer, OUT hot_page bigint,
+	OUT relation_locks bigint, OUT tuple_locks bigint, OUT last_seen timestamptz,
+	OUT database name, OUT datid oid, OUT relid oid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ordered_uuid_predicate_lock_stats'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ordered_uuid_predicate_lock_stats() IS
+'the collector''s samples of predicate (SIREAD) locks per relation; the rows of the view predicate_lock_stats';
+
+CREATE VIEW predicate_lock_stats AS
+	SELECT relation, samples, page_locks, shared_page_locks, max_sessions, hot_page,
+		   relation_locks, tuple_locks, last_seen, database, datid, relid
+	  FROM @extschema@.ordered_uuid_predicate_lock_stats();
+
+COMMENT ON VIEW predicate_lock_stats IS
+'predicate (SIREAD) locks of SERIALIZABLE transactions per relation, summed over the samples since the last reset: page locks as (page, session) pairs, those on pages that two or more sessions held at once, the most sessions on one page and which page (relation is NULL for other databases and dropped relations: see datid, relid)';
+
+CREATE FUNCTION serialization_info(
+	OUT predicate_lock_interval interval, OUT lock_samples bigint,
+	OUT locks_sampled bigint, OUT sample_time interval, OUT max_sample_time interval,
+	OUT last_sample timestamptz, OUT lock_entries bigint, OUT lock_evicted bigint,
+	OUT lock_dropped bigint, OUT failure_databases integer, OUT failure_slots integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordered_uuid_serialization_info'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION serialization_info() IS
+'the collector''s predicate lock sampling since the last reset: its interval, samples, locks seen, the time the copies of the lock table took in all and at most, the entries of predicate_lock_stats, evicted and dropped; and the databases that have a slot of serialization failures, out of how many';
+
+GRANT SELECT ON serialization_failure_stats, predicate_lock_stats TO PUBLIC;
+--
+-- In-database benchmarks.  No preload needed.
+--
+-- The benchmarks run their SQL in dynamic background workers connected as the
+-- calling role (never SECURITY DEFINER), within that role's connection limits.
+-- Each run creates a scratch schema of its own, as the calling role
+-- (ordered_uuid_run_<random hex>; CREATE on the database is needed), which
+-- is not part of the extension and is dropped at the end of the run unless
+-- keep => true renames it ordered_uuid_kept_<hex>.  Runs whose leader died
+-- leave theirs behind: the next benchmark in the database, or
+-- bench_cleanup(), drops them.  Benchmarks hold background workers and write
+-- to the database, so they are not PUBLIC's: GRANT EXECUTE on them to the
+-- roles that may run benchmarks.
+
+-- bench_insert's result row.  A type rather than OUT parameters: the
+-- argument "rows" and the column "rows" share a name.  With repeats, each
+-- figure up to kept_table is the median of the generator's runs; the
+-- columns after it (since 1.3.0) give the runs and their spread.
+CREATE TYPE bench_insert_result AS (
+	generator text,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	index_bytes bigint,
+	avg_leaf_density float8,
+	blks_dirtied_per_row float8,
+	blks_written_per_row float8,
+	top_wait_events text,
+	kept_table text,
+	runs int,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	seconds_min float8,
+	seconds_max float8,
+	rows_per_sec_runs float8[],
+	run_order int[]
+);
+
+CREATE FUNCTION bench_insert(
+	generators text[] DEFAULT ARRAY['uuid_striped_nextval()', 'uuid_v7_nextval()', 'uuid_time_nextval()',
+									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
+	rows bigint DEFAULT 1000000,
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	prefill bigint DEFAULT 0,
+	unlogged bool DEFAULT false,
+	keep bool DEFAULT false,
+	repeats int DEFAULT 1)
+RETURNS SETOF bench_insert_result
+AS 'MODULE_PATHNAME', 'bench_insert'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) IS
+'inserts rows into a fresh table per primary-key generator ($seq = a scratch sequence, bigint = a bigint sequence) and reports rows/s, WAL and full-page images per row, leaf splits, index size and leaf density; with repeats, each generator runs that many times, interleaved with the others, and the figures are medians with the minimum and maximum of rows/s and seconds (scenario S1 of the documentation, doc/scenarios.md)';
+
+-- bench_insert_distributed's result row: bench_insert's, with the shards and
+-- the nodes measured in place of the inserting sessions' buffer counters
+-- (the writes happen on the nodes that hold the shards).
+CREATE TYPE bench_insert_distributed_result AS (
+	generator text,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	index_bytes bigint,
+	avg_leaf_density float8,
+	shards int,
+	nodes int,
+	top_wait_events text,
+	kept_table text
+);
+
+-- A function of its own rather than an argument of bench_insert: changing
+-- bench_insert's signature drops the privileges granted on it.  It takes no
+-- repeats: each of its runs waits twice for the nodes' statistics.
+CREATE FUNCTION bench_insert_distributed(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_time_nextval()',
+									'uuid_sequence_nextval($seq)', 'gen_random_uuid()', 'bigint'],
+	rows bigint DEFAULT 1000000,
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	prefill bigint DEFAULT 0,
+	shard_count int DEFAULT 32,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_insert_distributed_result
+AS 'MODULE_PATHNAME', 'bench_insert_distributed'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) IS
+'bench_insert on a Citus cluster, run on the coordinator: each scratch table is distributed over shard_count shards, and WAL and full-page images per row add up every node (scenario S1 of the documentation, doc/scenarios.md)';
+
+-- bench_switch (1.6.0): S1 on a table that already holds random keys when
+-- its default becomes an ordered generator, beside a fresh table with the
+-- same default (src/bench_switch.c).  One row per generator and table, the
+-- switched table's first: prefill is 0 on the fresh table's row, and
+-- pages_vs_fresh (the index pages the switched table's new rows added over
+-- the fresh table's, per repetition) is on the switched table's.  The last
+-- three columns give each repetition's rows/s and pages, and where it ran
+-- in the call's sequence of runs.
+CREATE TYPE bench_switch_result AS (
+	generator text,
+	prefill bigint,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	wal_bytes_per_row float8,
+	fpi_per_row float8,
+	leaf_splits_per_1k float8,
+	pages_added bigint,
+	added_leaf_density float8,
+	pages_vs_fresh float8,
+	pages_vs_fresh_min float8,
+	pages_vs_fresh_max float8,
+	runs int,
+	top_wait_events text,
+	kept_table text,
+	rows_per_sec_runs float8[],
+	pages_added_runs bigint[],
+	run_order int[]
+);
+
+CREATE FUNCTION bench_switch(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()',
+									'uuid_striped_nextval(3600, right_edge => false)'],
+	prefill bigint DEFAULT 1000000,
+	rows bigint DEFAULT 500000,
+	from_generator text DEFAULT 'gen_random_uuid()',
+	clients int DEFAULT 1,
+	rows_per_xact int DEFAULT 1000,
+	repeats int DEFAULT 1,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_switch_result
+AS 'MODULE_PATHNAME', 'bench_switch'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) IS
+'switching a table of prefill from_generator keys (random by default) to each generator as its key, beside a fresh table with that key: index pages the new rows added and their leaf density, the growth over the fresh table''s (pages_vs_fresh), WAL and full-page images per row, rows/s; medians of interleaved repetitions (scenario S1 of the documentation, doc/scenarios.md)';
+
+CREATE TYPE bench_bulk_load_result AS (
+	clients int,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	mb_per_sec float8,
+	extend_waits bigint,
+	extend_wait_time interval,
+	samples bigint,
+	top_wait_events text,
+	kept_table text
+);
+
+CREATE FUNCTION bench_bulk_load(
+	clients int DEFAULT 8,
+	rows_per_client bigint DEFAULT 200000,
+	row_bytes int DEFAULT 455,
+	keep bool DEFAULT false)
+RETURNS bench_bulk_load_result
+AS 'MODULE_PATHNAME', 'bench_bulk_load'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_bulk_load(int, bigint, int, bool) IS
+'concurrent COPY-like batches into one unindexed table; rows/s, MB/s, relation extension lock waits and the top wait events, sampled by the leader (scenario S2 of the documentation, doc/scenarios.md)';
+
+CREATE TYPE bench_multi_table_result AS (
+	tables int,
+	clients int,
+	unlogged bool,
+	rows bigint,
+	seconds float8,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	samples bigint,
+	top_wait_events text,
+	kept_tables text
+);
+
+CREATE FUNCTION bench_multi_table(
+	tables int DEFAULT 128,
+	clients int DEFAULT 8,
+	rows bigint DEFAULT 200000,
+	unlogged bool DEFAULT false,
+	keep bool DEFAULT false)
+RETURNS bench_multi_table_result
+AS 'MODULE_PATHNAME', 'bench_multi_table'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) IS
+'single-row transactions spread over many tables (logged or unlogged); rows/s, WAL per row and the top wait events, sampled by the leader (scenario S3 of the documentation, doc/scenarios.md)';
+
+-- bench_locality's result row (scenario S4): one row per variant.  A type
+-- rather than OUT parameters: the argument "rows_per_group" and the column
+-- "rows_per_group" share a name.
+CREATE TYPE bench_locality_result AS (
+	variant text,
+	scan text,
+	groups_read bigint,
+	rows_per_group float8,
+	heap_blocks_per_group float8,
+	index_blocks_per_group float8,
+	ideal_blocks_per_group float8,
+	amplification float8,
+	groups_per_sec float8,
+	insert_rows_per_sec float8,
+	fix_seconds float8,
+	table_bytes bigint,
+	index_bytes bigint,
+	kept_table text
+);
+
+CREATE FUNCTION bench_locality(
+	groups int DEFAULT 1000,
+	rows_per_group int DEFAULT 2000,
+	row_bytes int DEFAULT 120,
+	clients int DEFAULT 2,
+	sample_groups int DEFAULT 100,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_locality_result
+AS 'MODULE_PATHNAME', 'bench_locality'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_locality(int, int, int, int, int, bool) IS
+'concurrent writers append the rows of many groups interleaved; then each group is read through an index as written, after CLUSTER and with a covering index (index-only scan), counting the heap and index blocks each read fetched, their amplification over the blocks the rows would fill packed, groups/s and each fix''s cost (scenario S4 of the documentation, doc/scenarios.md)';
+
+-- bench_serializable's result row (1.6.0, scenario S5): one row per client
+-- count and generator.  Each figure is the median of the runs; the columns
+-- after seconds give the runs and the spread of failure_pct and rows_per_sec.
+CREATE TYPE bench_serializable_result AS (
+	generator text,
+	clients int,
+	isolation text,
+	read_pattern text,
+	transactions bigint,
+	failures bigint,
+	failure_pct float8,
+	retried_pct float8,
+	max_retries bigint,
+	rows_per_sec float8,
+	wal_bytes_per_row float8,
+	avg_leaf_density float8,
+	seconds float8,
+	runs int,
+	failure_pct_min float8,
+	failure_pct_max float8,
+	rows_per_sec_min float8,
+	rows_per_sec_max float8,
+	failure_pct_runs float8[],
+	run_order int[],
+	kept_table text
+);
+
+CREATE FUNCTION bench_serializable(
+	generators text[] DEFAULT ARRAY['uuid_v7_nextval()', 'uuid_striped_nextval()', 'gen_random_uuid()'],
+	clients int[] DEFAULT ARRAY[2, 4, 8, 16],
+	seconds int DEFAULT 10,
+	isolation text DEFAULT 'serializable',
+	read_pattern text DEFAULT 'own',
+	read_rows int DEFAULT 10,
+	prefill bigint DEFAULT 100000,
+	repeats int DEFAULT 3,
+	keep bool DEFAULT false)
+RETURNS SETOF bench_serializable_result
+AS 'MODULE_PATHNAME', 'bench_serializable'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) IS
+'concurrent transactions at an isolation level that insert a row with each primary-key generator and read rows back by key (own: the row inserted; recent: it and the client''s last rows; range: the last keys of the index), retrying serialization failures, for seconds at each client count; per client count and generator the committed transactions, the failures and their share, the retries, rows/s, WAL per row and leaf density, medians of interleaved repetitions with their spread (scenario S5 of the documentation, doc/scenarios.md)';
+
+CREATE FUNCTION bench_cleanup()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bench_cleanup'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+SUPPORT execute_privilege_support;
+
+COMMENT ON FUNCTION bench_cleanup() IS
+'drops the scratch schemas (ordered_uuid_run_*) of benchmark runs whose leader is gone, of roles whose privileges the caller has; returns how many';
+
+-- Benchmarks are granted, not PUBLIC's.
+REVOKE ALL ON FUNCTION bench_insert(text[], bigint, int, int, bigint, bool, bool, int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_insert_distributed(text[], bigint, int, int, bigint, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_bulk_load(int, bigint, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_multi_table(int, int, bigint, bool, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_locality(int, int, int, int, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_serializable(text[], int[], int, text, text, int, bigint, int, bool) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_cleanup() FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_switch(text[], bigint, bigint, text, int, int, int, bool) FROM PUBLIC;
