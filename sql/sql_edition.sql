@@ -355,8 +355,11 @@ SELECT pg_temp.val($$SELECT c_ed.uuid_sequence_nextval('pg_class')$$)
 
 -- Each edition's keys, read by the other's decoders: the time a key
 -- carries, its version, its block.  (The functions agree byte for byte
--- above; here, on what they say about fresh keys.)
-SELECT now() AS t0 \gset
+-- above; here, on what they say about fresh keys.)  A striped fill key
+-- carries the time of the front key it fills beside, which this session
+-- may have made in an earlier statement, an earlier minute: its time lies
+-- between the session's start and now.
+SELECT now() AS t0, backend_start AS session_start FROM pg_stat_activity WHERE pid = pg_backend_pid() \gset
 SELECT g.edition, g.generator, count(*) AS keys,
 	   count(*) FILTER (WHERE c_ed.uuid_version(g.id) = g.version AND sqled.uuid_version(g.id) = g.version) AS version_ok,
 	   count(*) FILTER (WHERE sqled.uuid_time(g.id) IS NOT DISTINCT FROM c_ed.uuid_time(g.id)
@@ -364,7 +367,7 @@ SELECT g.edition, g.generator, count(*) AS keys,
 						  AND sqled.uuid_block_id(g.id, 1000) = c_ed.uuid_block_id(g.id, 1000)) AS decoded_alike,
 	   count(*) FILTER (WHERE CASE g.version
 			WHEN 7 THEN c_ed.uuid_v7_time(g.id) BETWEEN date_trunc('milliseconds', :'t0'::timestamptz) AND clock_timestamp()
-			WHEN 8 THEN c_ed.uuid_time(g.id) BETWEEN date_trunc('minute', :'t0'::timestamptz) AND clock_timestamp()
+			WHEN 8 THEN c_ed.uuid_time(g.id) BETWEEN date_trunc('minute', :'session_start'::timestamptz) AND clock_timestamp()
 						AND extract(second FROM c_ed.uuid_time(g.id)) = 0
 			ELSE (c_ed.uuid_block_id(g.id, 1000) - c_ed.uuid_time_block_id(:'t0', 1, 1000) + 65536) % 65536 < 600 END)
 		 AS time_or_block_ok
