@@ -127,6 +127,9 @@ CREATE TYPE hostile.uuid AS (x int);
 CREATE TYPE hostile.timestamptz AS (x int);
 \c - :owner
 SET timezone = 'UTC';
+-- the keys this session makes carry times from the hour it started on (an
+-- hour may end while it runs)
+SELECT date_trunc('hour', backend_start) AS session_hour FROM pg_stat_activity WHERE pid = pg_backend_pid() \gset
 CREATE TABLE sqled.shadowed (id uuid PRIMARY KEY DEFAULT sqled.uuid_striped_nextval(), v7 uuid DEFAULT sqled.uuid_v7_nextval(), n int);
 CREATE TEMP TABLE plain_path AS
 SELECT sqled.uuid_v7_min('2025-01-10 12:34:56.789+00') AS v7_min, sqled.uuid_time('01944d82-b800-8000-8000-000000000000') AS t,
@@ -135,7 +138,7 @@ SELECT sqled.uuid_v7_min('2025-01-10 12:34:56.789+00') AS v7_min, sqled.uuid_tim
 SET search_path = hostile, pg_catalog, sqled;
 INSERT INTO sqled.shadowed (n) SELECT g FROM generate_series(1, 1000) g;
 SELECT count(*) AS rows, count(*) FILTER (WHERE sqled.uuid_version(id) = 8 AND sqled.uuid_version(v7) = 7) AS keys_right,
-	   count(*) FILTER (WHERE id OPERATOR(sqled.<@) tstzrange(date_trunc('hour', now()), NULL)) AS found_by_time
+	   count(*) FILTER (WHERE id OPERATOR(sqled.<@) tstzrange(:'session_hour', NULL)) AS found_by_time
   FROM sqled.shadowed;
 SELECT (sqled.uuid_v7_min('2025-01-10 12:34:56.789+00'), sqled.uuid_time('01944d82-b800-8000-8000-000000000000'),
 		sqled.uuid_time_range_upper('[2025-01-10,2025-01-11)'), sqled.uuid_block_id('01944d82-b800-4000-8000-000000000000', 1000),
@@ -148,6 +151,8 @@ RESET search_path;
 DROP SCHEMA hostile CASCADE;
 \c - :owner
 SET timezone = 'UTC';
+SELECT date_trunc('hour', backend_start) AS session_hour, backend_start AS session_start
+  FROM pg_stat_activity WHERE pid = pg_backend_pid() \gset
 
 -- Byte for byte: every deterministic function of both editions on the same
 -- arguments, as text; an error as SQLSTATE, message and detail.
@@ -358,8 +363,8 @@ SELECT pg_temp.val($$SELECT c_ed.uuid_sequence_nextval('pg_class')$$)
 -- above; here, on what they say about fresh keys.)  A striped fill key
 -- carries the time of the front key it fills beside, which this session
 -- may have made in an earlier statement, an earlier minute: its time lies
--- between the session's start and now.
-SELECT now() AS t0, backend_start AS session_start FROM pg_stat_activity WHERE pid = pg_backend_pid() \gset
+-- between the session's start (session_start, above) and now.
+SELECT now() AS t0 \gset
 SELECT g.edition, g.generator, count(*) AS keys,
 	   count(*) FILTER (WHERE c_ed.uuid_version(g.id) = g.version AND sqled.uuid_version(g.id) = g.version) AS version_ok,
 	   count(*) FILTER (WHERE sqled.uuid_time(g.id) IS NOT DISTINCT FROM c_ed.uuid_time(g.id)
@@ -421,8 +426,8 @@ SELECT pg_get_expr(d.adbin, d.adrelid) AS default_now
 SELECT count(*) AS rows, count(DISTINCT pg_temp.all_but_random(id)) AS distinct_but_random,
 	   (SELECT count(*) FROM before_move b JOIN sqled.moved m USING (id, n)) AS first_keys_unchanged,
 	   count(*) FILTER (WHERE c_ed.uuid_version(id) = 8 AND sqled.uuid_version(id) = 8) AS version_8,
-	   count(*) FILTER (WHERE id OPERATOR(c_ed.<@) tstzrange(date_trunc('hour', now()), NULL)
-						  AND id OPERATOR(sqled.<@) tstzrange(date_trunc('hour', now()), NULL)) AS found_by_time_in_both
+	   count(*) FILTER (WHERE id OPERATOR(c_ed.<@) tstzrange(:'session_hour', NULL)
+						  AND id OPERATOR(sqled.<@) tstzrange(:'session_hour', NULL)) AS found_by_time_in_both
   FROM sqled.moved;
 -- the same with version 7 keys: in time order across both moves
 CREATE TABLE sqled.moved7 (n int PRIMARY KEY, id uuid UNIQUE DEFAULT sqled.uuid_v7_nextval());
