@@ -21,9 +21,7 @@ RETURNS TABLE (rank integer, scenario text, relation regclass, finding text, pas
 LANGUAGE sql AS $$
 	SELECT rank, scenario, relation, finding, value >= threshold,
 		   change IS NOT NULL AND measured LIKE '%(doc/results.md, %)'
-		   AND pg_temp.unqualified(CASE WHEN change ~ '^(ALTER|ANALYZE|CLUSTER|CREATE|GRANT|SELECT|SET) '
-										THEN change END) IS NULL
-		   AND verify IS NOT NULL AND pg_temp.unqualified(verify) IS NULL
+		   AND verify IS NOT NULL AND pg_temp.row_sql_qualified(change, verify)
 	  FROM write_path_report() WHERE scenario IS NOT NULL ORDER BY rank
 $$;
 

@@ -26,10 +26,7 @@ CREATE INDEX ON rpt_unanalyzed (grp);
 -- (has_change: a change, and SQL to run that names every function,
 -- operator and type with its schema: sql/include/qualified.sql)
 SELECT rank > 0 AS ranked, scenario, relation, finding, value >= threshold AS past_threshold,
-	   change IS NOT NULL
-	   AND pg_temp.unqualified(CASE WHEN change ~ '^(ALTER|ANALYZE|CLUSTER|CREATE|GRANT|SELECT|SET) '
-									THEN change END) IS NULL
-	   AND pg_temp.unqualified(verify) IS NULL AS has_change
+	   change IS NOT NULL AND pg_temp.row_sql_qualified(change, verify) AS has_change
   FROM write_path_report() WHERE relation::text LIKE 'rpt\_%' ORDER BY scenario NULLS LAST, relation::text;
 -- findings come before what it cannot see
 SELECT bool_and(f.rank < b.rank) AS findings_first

@@ -516,7 +516,7 @@ SELECT CASE WHEN current_setting('server_version_num')::int >= 160000
 						  WHERE scenario = 'S1' AND relation = 'public.random_keys_pkey'::regclass
 							AND value >= threshold AND source LIKE 'pg_walinspect%'
 							AND change LIKE '%sqled.uuid_striped_nextval(3600, right_edge => false)'
-							AND pg_temp.unqualified(change) IS NULL AND pg_temp.unqualified(verify) IS NULL)
+							AND pg_temp.row_sql_qualified(change, verify))
 			ELSE EXISTS (SELECT FROM sqled.write_path_report()
 						  WHERE finding = 'cannot see S1: pg_walinspect 1.1 is not installed'
 							AND change = 'PostgreSQL 16 or later, with pg_walinspect') END AS s1_as_the_server_allows;

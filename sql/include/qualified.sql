@@ -27,6 +27,15 @@ LANGUAGE sql IMMUTABLE AS $f$
 			   $r$(::\s*(?!pg_catalog\s*\.|character\M)[A-Za-z_]\w*|[-+*/<>=~!@#%^&|?]+|\m(?!(?:filter|any|all|as|and|or|not|where|select|from|on|greatest|least|coalesce|values|exists)\M)[A-Za-z_]\w*\s*\(|\m(?:in|nullif|between|like|ilike|similar|distinct)\M)$r$,
 			   'gi') m
 $f$;
+-- pg_temp.row_sql_qualified(change, verify): a report row's SQL to run, its
+-- change where that is a statement and its verify, names everything with
+-- its schema
+CREATE FUNCTION pg_temp.row_sql_qualified(change text, verify text) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $f$
+	SELECT pg_temp.unqualified(CASE WHEN change ~ '^(ALTER|ANALYZE|CLUSTER|CREATE|GRANT|SELECT|SET) '
+									THEN change END) IS NULL
+	   AND pg_temp.unqualified(verify) IS NULL
+$f$;
 \set ECHO all
 
 -- the check itself: a qualified text passes, each kind of unqualified
